@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: the project's test command (make check), in order:
+#
+#   deps        harness/deps.sh installs what is missing
+#   lint        shellcheck on the harness and guest scripts
+#   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
+#   kernel      the series builds (variant stream-off)
+#   bats        host-side harness tests, VM tests included
+#   smoke       the guest smoke test: fsdax, devdax, device-private
+#   matrix      the selftests across every variant x boot parameter
+#               (harness/matrix.sh), unless MZ_CHECK_QUICK=1
+#
+# Every step runs even after a failure; the last line is the plain
+# "N passed, N failed" summary and the exit status is non-zero on any
+# failure.  Logs: $MZ_LOGS.
+set -uo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: ${0##*/}   (see the header; MZ_CHECK_QUICK=1 skips the matrix)" >&2; exit 2; }
+
+passed=0
+failed=0
+failures=()
+step() {
+	local name=$1 start rc
+	shift
+	start=$(date +%s)
+	info "=== $name: $*"
+	"$@"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		info "=== $name: ok ($(mz_since "$start") s)"
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		info "=== $name: FAILED, exit $rc ($(mz_since "$start") s)"
+	fi
+	return "$rc"
+}
+
+H=$MZ_ROOT/harness
+step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+lint() {
+	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/tests/* &&
+		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats
+}
+step lint lint
+step mirror "$H/check-mirror.sh"
+
+build=
+kernel() { build=$("$H/build-kernel.sh" stream-off); }
+step kernel kernel
+
+if [ -n "$build" ]; then
+	MZ_TEST_BUILD=$build step bats bats "$MZ_ROOT/tests/bats"
+	smoke() {
+		local initrd=$MZ_CACHE/initramfs/check-smoke.cpio.gz
+		mkdir -p "$(dirname "$initrd")"
+		"$H/initramfs.sh" "$build" "$initrd" >/dev/null &&
+			"$H/vm.sh" --log "$MZ_LOGS/check-smoke.log" "$build" "$initrd" -- smoke
+	}
+	step smoke smoke
+	if [ "${MZ_CHECK_QUICK:-0}" != 1 ] && [ -x "$H/matrix.sh" ]; then
+		step matrix "$H/matrix.sh"
+	fi
+else
+	step bats bats "$MZ_ROOT/tests/bats"
+fi
+
+if [ "$failed" -gt 0 ]; then
+	info "failed steps: ${failures[*]} (logs in $MZ_LOGS)"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

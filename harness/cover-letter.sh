@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cover-letter.sh extract FILE: print the hand-written part of a cover
+# letter made by 'git format-patch --cover-letter --cover-from-description=
+# subject' (subject line, blank line, body up to the shortlog), i.e. the
+# branch description that regenerates it.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ $# -ne 2 ] || [ "$1" != extract ]; then
+	echo "usage: ${0##*/} extract FILE" >&2
+	exit 2
+fi
+[ -r "$2" ] || die "cannot read $2"
+awk '
+	hdr && /^Subject: / { sub(/^Subject: (\[[^]]*\] )?/, ""); subj = $0; insubj = 1; next }
+	hdr && insubj && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
+	hdr && /^$/ { hdr = 0; print subj; print ""; next }
+	hdr { insubj = 0; next }
+	/^[^ ].* \([0-9]+\):$/ { exit }
+	{ body[n++] = $0 }
+	END {
+		while (n > 0 && body[n - 1] == "") n--
+		for (i = 0; i < n; i++) print body[i]
+	}
+' hdr=1 "$2"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh: install every Debian package the project needs.
+#
+# Idempotent: asks dpkg-query first and does nothing when all packages are
+# installed.  Otherwise runs 'apt-get update' once and installs the missing
+# ones with 'apt-get install -y --no-install-recommends' (through sudo when
+# not root).
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: ${0##*/}   (installs the project's Debian packages; no arguments)" >&2
+	exit 2
+}
+[ $# -eq 0 ] || usage
+
+pkgs=(
+	qemu-system-x86 qemu-utils ndctl daxctl bats shellcheck ccache
+	busybox-static flex bison libelf-dev libssl-dev bc cpio kmod xz-utils
+	e2fsprogs dwarves rsync jq gnuplot-nox gcc make perl git
+)
+
+need_tool dpkg-query dpkg
+missing=()
+for p in "${pkgs[@]}"; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = installed ] || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	info "all ${#pkgs[@]} packages are installed; nothing to do"
+	exit 0
+fi
+
+need_tool apt-get apt
+as_root=(env DEBIAN_FRONTEND=noninteractive)
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 ||
+		die "not root and no sudo; as root run: apt-get install ${missing[*]}"
+	as_root=(sudo "${as_root[@]}")
+fi
+
+info "installing ${#missing[@]} missing package(s): ${missing[*]}"
+"${as_root[@]}" apt-get update ||
+	die "apt-get update failed (see above); check the host's apt sources and network"
+"${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}" ||
+	die "apt-get install failed (see above); packages wanted: ${missing[*]}"
+info "installed: ${missing[*]}"

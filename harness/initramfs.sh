@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# initramfs.sh [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz: make the guest
+# initramfs for the kernel built in BUILD_DIR (see build-kernel.sh).
+#
+# Contents (merged-/usr layout: /bin, /sbin, /lib, /lib64 link into /usr):
+#   /init                    guest/init (PID 1)
+#   /mz/                     the repository's guest/ directory
+#   /mz/ktap_helpers.sh      tools/testing/selftests/kselftest/ktap_helpers.sh
+#                            of the kernel tree in MZ_KSRC (default: the tree
+#                            'tree.sh apply' prints)
+#   busybox (static) and its applet links, bash, kmod (modprobe & co.),
+#   ndctl, daxctl, mkfs.ext4, with every shared library ldd names and the
+#   ELF interpreter
+#   /lib/modules/RELEASE/    BUILD_DIR/modroot, depmod'ed for the release in
+#                            BUILD_DIR/include/config/kernel.release
+#
+# --add SRC:DST copies more in: a file to DST (into DST when DST ends in /),
+# a directory's contents to DST.  Dynamically linked executables added this
+# way get their shared libraries too.  Repeatable.
+#
+# The archive is made from scratch every time (a few seconds) with
+# 'cpio -o -H newc | gzip'.  Prints OUTPUT on stdout.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz" >&2
+	exit 2
+}
+
+adds=()
+pos=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--add)
+		[ $# -ge 2 ] || usage
+		case "$2" in ?*:/?*) ;; *) usage ;; esac
+		adds+=("$2"); shift 2 ;;
+	--add=*)
+		case "${1#--add=}" in ?*:/?*) ;; *) usage ;; esac
+		adds+=("${1#--add=}"); shift ;;
+	-h|--help) usage ;;
+	-*) usage ;;
+	*) pos+=("$1"); shift ;;
+	esac
+done
+[ ${#pos[@]} -eq 2 ] || usage
+build=${pos[0]}
+output=${pos[1]}
+
+PATH=$PATH:/usr/sbin:/sbin
+for t in busybox:busybox-static bash:bash kmod:kmod ndctl:ndctl daxctl:daxctl \
+	mkfs.ext4:e2fsprogs depmod:kmod ldd:libc-bin cpio:cpio gzip:gzip; do
+	need_tool "${t%%:*}" "${t#*:}"
+done
+
+[ -d "$build" ] || die "$build is not a directory (a build-kernel.sh output directory)"
+relfile=$build/include/config/kernel.release
+[ -f "$relfile" ] || die "$relfile missing: $build is not a built kernel (run harness/build-kernel.sh)"
+krel=$(cat "$relfile")
+moddir=
+for d in "$build/modroot/lib/modules/$krel" "$build/modroot/usr/lib/modules/$krel"; do
+	if [ -d "$d" ]; then moddir=$d; break; fi
+done
+[ -n "$moddir" ] || die "no modules for $krel under $build/modroot (run harness/build-kernel.sh)"
+for a in ${adds[@]+"${adds[@]}"}; do
+	[ -e "${a%%:*}" ] || die "--add $a: ${a%%:*} does not exist"
+done
+
+ksrc=${MZ_KSRC:-}
+if [ -z "$ksrc" ]; then
+	ksrc=$("$MZ_ROOT/harness/tree.sh" apply)
+fi
+ktap=$ksrc/tools/testing/selftests/kselftest/ktap_helpers.sh
+[ -f "$ktap" ] || die "$ktap missing: MZ_KSRC=$ksrc is not a kernel tree"
+
+start=$(date +%s)
+stage=$(mktemp -d "${TMPDIR:-/tmp}/mz-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/usr/{bin,sbin,lib,lib64} "$stage"/{dev,proc,sys,tmp,run,mnt,root,etc,mz,var/log}
+for d in bin sbin lib lib64; do ln -s "usr/$d" "$stage/$d"; done
+chmod 1777 "$stage/tmp"
+
+# copy_libs FILE: stage the shared libraries and interpreter FILE needs.
+copy_libs() {
+	local lib
+	# ldd prints "name => /path (addr)" and "/interp (addr)"; a static
+	# binary makes it fail, which is fine.
+	while read -r lib; do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage${lib%/*}"
+		cp -L "$lib" "$stage$lib"
+	done < <(ldd "$1" 2>/dev/null | sed -n 's|.*=> \(/[^ ]*\) .*|\1|p; s|^[[:space:]]*\(/[^ ]*\) (.*|\1|p')
+}
+
+# copy_bin HOSTPATH GUESTPATH: stage one executable and its libraries.
+copy_bin() {
+	mkdir -p "$stage$(dirname "$2")"
+	cp -L "$1" "$stage$2"
+	copy_libs "$1"
+}
+
+copy_bin "$(command -v busybox)" /usr/bin/busybox
+copy_bin "$(command -v bash)" /usr/bin/bash
+copy_bin "$(command -v kmod)" /usr/bin/kmod
+copy_bin "$(command -v ndctl)" /usr/bin/ndctl
+copy_bin "$(command -v daxctl)" /usr/bin/daxctl
+copy_bin "$(command -v mkfs.ext4)" /usr/sbin/mkfs.ext4
+for t in modprobe insmod rmmod lsmod modinfo depmod; do
+	ln -s ../bin/kmod "$stage/usr/sbin/$t"
+done
+[ ! -f /etc/mke2fs.conf ] || cp /etc/mke2fs.conf "$stage/etc/"
+# Busybox applets for everything not staged above (busybox has no bash).
+while read -r applet; do
+	[ -e "$stage/$applet" ] || [ -L "$stage/$applet" ] || ln -s /usr/bin/busybox "$stage/$applet"
+done < <("$stage/usr/bin/busybox" --list-full)
+
+printf 'root:x:0:0:root:/root:/bin/bash\n' >"$stage/etc/passwd"
+printf 'root:x:0:\n' >"$stage/etc/group"
+
+mkdir -p "$stage/usr/lib/modules"
+cp -a "$moddir" "$stage/usr/lib/modules/"
+rm -f "$stage/usr/lib/modules/$krel/build" "$stage/usr/lib/modules/$krel/source"
+depmod -b "$stage" "$krel" || die "depmod failed for $krel"
+
+cp -a "$MZ_ROOT/guest/." "$stage/mz/"
+cp "$MZ_ROOT/guest/init" "$stage/init"
+chmod 755 "$stage/init"
+cp "$ktap" "$stage/mz/ktap_helpers.sh"
+
+for a in ${adds[@]+"${adds[@]}"}; do
+	src=${a%%:*} dst=${a#*:}
+	if [ -d "$src" ]; then
+		mkdir -p "$stage$dst"
+		cp -a "$src/." "$stage$dst/"
+		list=$(find "$src" -type f -perm -u+x)
+	else
+		case "$dst" in */) mkdir -p "$stage$dst" ;; *) mkdir -p "$stage$(dirname "$dst")" ;; esac
+		cp -a "$src" "$stage$dst"
+		list=$src
+	fi
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		# Only ELF files: ldd would run other executables' interpreters.
+		if [ "$(head -c 4 "$f" | tail -c 3)" = ELF ]; then copy_libs "$f"; fi
+	done <<<"$list"
+done
+
+mkdir -p "$(dirname "$output")"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	gzip -6 >"$output.tmp" || die "making $output failed"
+mv "$output.tmp" "$output"
+info "made $output ($(du -k "$output" | cut -f1) KiB, kernel $krel) in $(mz_since "$start") s"
+echo "$output"

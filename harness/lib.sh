@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# Common helpers for the harness scripts: paths, logging, errors.
+# Sourced, never executed.
+
+# Where the repository lives (the directory holding this harness/).
+MZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Everything large lives outside the repository.
+MZ_CACHE=${MZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memmap-zone-device}
+MZ_LOGS=${MZ_LOGS:-$MZ_CACHE/logs}
+
+# The base this project targets (see shared/CONTRACT.md).  Used by the
+# scripts that source this file.
+MZ_BASE_VERSION=7.3.4
+MZ_DEB_PACKAGE=linux-source-7.3
+MZ_DEB_VERSION=7.3.4-1~bpo13+1
+MZ_DEB_SUITE=trixie-backports
+MZ_DEB_SHA256=${MZ_DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
+MZ_BASE_TAG=v$MZ_BASE_VERSION-base
+
+# The git kernel tree with the series applied as commits.
+MZ_TREE=${MZ_TREE:-$MZ_CACHE/linux}
+
+mz_ts() { date +%H:%M:%S; }
+
+# Progress and errors go to stderr so stdout stays machine-readable.
+info() { printf '[%s] %s: %s\n' "$(mz_ts)" "${0##*/}" "$*" >&2; }
+warn() { printf '[%s] %s: warning: %s\n' "$(mz_ts)" "${0##*/}" "$*" >&2; }
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# need_tool TOOL PACKAGE: stop with a fix when TOOL is missing.
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' not found; install it with harness/deps.sh (Debian package $2)"
+}
+
+# Print elapsed seconds since the given epoch second.
+mz_since() { echo $(( $(date +%s) - $1 )); }
+
+# The top-level directories that mirror the kernel tree (see export.sh).
+MZ_MIRROR_DIRS="mm arch include drivers lib Documentation tools/testing/selftests"
+
+# A stamp of the series as it is in patches/ now.
+series_stamp() {
+	local f
+	{
+		for f in "$MZ_ROOT"/patches/series "$MZ_ROOT"/patches/*.patch; do
+			[ -f "$f" ] && cat "$f"
+		done
+		true
+	} | sha256sum | cut -d' ' -f1
+}

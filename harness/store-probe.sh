@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# store-probe.sh [ARGS...]: build and run the user-space store-pattern probe.
+#
+# harness/probe/store-probe.c models the write pattern of the series'
+# memmap_init_zone_device() (a 64-byte template struct page copied to every
+# 64-byte slot, cached movq vs MOVNTI, cold vs warm destination, memset and
+# non-temporal fill as the ceiling).  It is not a measurement of the kernel.
+#
+# The binary is built with gcc into $MZ_CACHE/probe/ whenever the source is
+# newer than it; all ARGS go to the probe unchanged (--size, --repeat,
+# --evict, --json FILE, --help).
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$MZ_ROOT/harness/probe/store-probe.c
+outdir=$MZ_CACHE/probe
+bin=$outdir/store-probe
+
+[ -f "$src" ] || die "probe source missing: $src"
+if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+	need_tool gcc gcc
+	mkdir -p "$outdir"
+	info "building $bin"
+	# Build to a temporary name so an interrupted build never leaves a
+	# half-written binary that looks up to date.
+	gcc -std=c11 -O2 -Wall -Wextra -o "$bin.tmp" "$src" ||
+		die "gcc failed to build $src"
+	mv -f "$bin.tmp" "$bin"
+fi
+
+exec "$bin" "$@"

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tree.sh: make the git kernel tree the series is developed in.
+#
+#   tree.sh [apply]   base commit (tagged) + one commit per patch in
+#                     patches/series, on branch "series"; prints the tree path
+#   tree.sh base      also make a worktree checked out at the base (for
+#                     building the unpatched kernel); prints its path
+#
+# The base is Debian's linux-source-7.3 (see fetch-base.sh) or, with
+# LINUX_SRC=/path, your own 7.3.y tree (git or plain).  Commits are made
+# with fixed identities and dates so the same series gives the same hashes.
+#
+# A tree whose "series" branch has commits that were never exported is not
+# rewritten: export them (make export) or set MZ_FORCE=1.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [apply|base]" >&2
+	exit 2
+}
+mode=${1:-apply}
+case "$mode" in apply|base) ;; *) usage ;; esac
+[ $# -le 1 ] || usage
+
+need_tool git git
+
+# Deterministic identities: the tree is a build artefact, not a history.
+export GIT_AUTHOR_NAME="memmap base" GIT_AUTHOR_EMAIL="base@localhost"
+export GIT_COMMITTER_NAME="memmap tree" GIT_COMMITTER_EMAIL="tree@localhost"
+export GIT_COMMITTER_DATE="2026-06-01T00:00:00Z"
+g() { git -C "$MZ_TREE" "$@"; }
+
+make_base() {
+	local src
+	if [ -n "${LINUX_SRC:-}" ]; then
+		[ -f "$LINUX_SRC/Makefile" ] || die "LINUX_SRC=$LINUX_SRC is not a kernel tree"
+		src=$(cd "$LINUX_SRC" && pwd)
+		local ver
+		ver=$(make -s -C "$src" kernelversion)
+		case "$ver" in 7.3.*) ;; *) die "LINUX_SRC=$src is Linux $ver; this series targets 7.3.y" ;; esac
+		info "copying base from LINUX_SRC=$src (Linux $ver)"
+		mkdir -p "$MZ_TREE"
+		if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+			git -C "$src" archive --format=tar HEAD | tar -C "$MZ_TREE" -xf -
+		else
+			(cd "$src" && tar --exclude=.git -cf - .) | tar -C "$MZ_TREE" -xf -
+		fi
+	else
+		src=$("$MZ_ROOT/harness/fetch-base.sh")
+		info "moving the extracted source into the tree at $MZ_TREE"
+		mkdir -p "$(dirname "$MZ_TREE")"
+		mv "$src" "$MZ_TREE"
+		rm -f "$MZ_TREE/.mz-extracted"
+	fi
+	info "committing the base (~1 min)"
+	g init -q -b series
+	g config core.autocrlf false
+	g config gc.auto 0
+	g add -A -f .
+	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE g commit -q -m "Linux $(make -s -C "$MZ_TREE" kernelversion) (base)"
+	g tag "$MZ_BASE_TAG"
+}
+
+apply_series() {
+	local stamp head recorded p n=0
+	stamp=$(series_stamp)
+	head=$(g rev-parse HEAD)
+	if [ "$(g config --get mz.stamp || true)" = "$stamp" ] &&
+	   [ "$(g config --get mz.head || true)" = "$head" ]; then
+		info "tree is up to date with patches/ ($(g rev-list --count "$MZ_BASE_TAG"..HEAD) patches)"
+		return
+	fi
+	recorded=$(g config --get mz.head || true)
+	if [ "${MZ_FORCE:-0}" != 1 ] && [ "$head" != "$(g rev-parse "$MZ_BASE_TAG")" ] &&
+	   [ "$head" != "$recorded" ]; then
+		die "$MZ_TREE has commits that patches/ does not have; run 'make export' to keep them or MZ_FORCE=1 to discard them"
+	fi
+	[ -z "$(g status --porcelain --untracked-files=no)" ] || [ "${MZ_FORCE:-0}" = 1 ] ||
+		die "$MZ_TREE has uncommitted changes; commit and 'make export' them, or MZ_FORCE=1 to discard them"
+	g checkout -q -B series "$MZ_BASE_TAG"
+	g reset -q --hard "$MZ_BASE_TAG"
+	if [ -f "$MZ_ROOT/patches/series" ]; then
+		while read -r p; do
+			case "$p" in ''|'#'*) continue ;; esac
+			[ -f "$MZ_ROOT/patches/$p" ] || die "patches/series names $p, which does not exist"
+			g am -q --committer-date-is-author-date "$MZ_ROOT/patches/$p" ||
+				{ g am --abort || true; die "patch $p does not apply to $MZ_BASE_TAG; fix it in the tree and 'make export'"; }
+			n=$((n + 1))
+		done <"$MZ_ROOT/patches/series"
+	fi
+	if [ -f "$MZ_ROOT/patches/0000-cover-letter.patch" ]; then
+		# Keep the cover letter's text with the branch so export keeps it.
+		g config branch.series.description \
+			"$("$MZ_ROOT/harness/cover-letter.sh" extract "$MZ_ROOT/patches/0000-cover-letter.patch")"
+	fi
+	g config mz.stamp "$stamp"
+	g config mz.head "$(g rev-parse HEAD)"
+	info "applied $n patches on $MZ_BASE_TAG in $MZ_TREE"
+}
+
+if ! g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+	[ ! -e "$MZ_TREE" ] || [ -z "$(ls -A "$MZ_TREE")" ] ||
+		die "$MZ_TREE exists but is not a tree made by this script; move it away"
+	make_base
+fi
+apply_series
+
+if [ "$mode" = base ]; then
+	base=$MZ_TREE-base
+	if [ ! -f "$base/Makefile" ]; then
+		info "checking out the base into $base"
+		g worktree prune
+		g worktree add -q --detach "$base" "$MZ_BASE_TAG"
+	fi
+	echo "$base"
+else
+	echo "$MZ_TREE"
+fi

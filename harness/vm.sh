@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm.sh: boot a built guest kernel under QEMU and run one guest test.
+#
+#   vm.sh [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]
+#   vm.sh [options] --shell BUILD_DIR INITRAMFS
+#
+# Boots BUILD_DIR/arch/x86/boot/bzImage with INITRAMFS (initramfs.sh) on a
+# q35 machine with NVDIMMs and kernel command line
+#   console=ttyS0 panic=-1 printk.devkmsg=on mz.test=TEST [mz.args=A,B] ...
+# so guest/init runs /mz/tests/TEST ARG... and powers off.  The guest
+# console goes to the log; the test's own output (console lines between
+# "MZ-TEST:" and "MZ-EXIT:" that are not kernel messages) goes to stdout,
+# progress and errors to stderr.
+#
+# Exit status: the test's MZ-EXIT status, or 1 when the guest timed out,
+# printed no MZ-EXIT line, did not power off within 15 s of it, or the
+# console shows a kernel report (BUG:, WARNING:, Oops, Kernel panic, KASAN,
+# UBSAN, lockdep): those are printed.
+# Usage errors exit 2.
+#
+# Options:
+#   --accel auto|kvm|tcg  accelerator (default: $MZ_ACCEL, else auto: KVM only
+#                         when MZ_KVM_DEV (/dev/kvm) is usable and
+#                         kvm-probe.sh says the kernel boots under it)
+#   --timeout SECONDS     kill the guest after this long (default 300)
+#   --log FILE            console log (default $MZ_LOGS/vm-TEST.log)
+#   --append TEXT         more kernel command line (repeatable)
+#   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
+#   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default 2G)
+#   --mem SIZE            guest RAM, NNNM or NNNG (default 2G)
+#   --smp N               guest CPUs (default 2)
+#   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
+#                         recreate them empty, i.e. label-less and zeroed)
+#   --console             also stream the guest console to stderr
+#   --shell               interactive: no test, console on this terminal
+#                         (Ctrl-A X quits), no timeout or checks
+#
+# NVDIMM backing files are sparse files in $MZ_VM_DIR (default
+# $MZ_CACHE/vm), locked while a guest uses them.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
+	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
+	echo "options: --accel auto|kvm|tcg --timeout S --log FILE --append TEXT --nvdimms N" >&2
+	echo "         --nvdimm-size SIZE --mem SIZE --smp N --keep-nvdimm --console (see the header)" >&2
+	exit 2
+}
+
+# Kernel reports that fail a run, as an extended regexp.
+REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|INFO: possible recursive locking'
+
+accel=${MZ_ACCEL:-auto}
+timeout=300
+log=
+appends=()
+nvdimms=1
+nvsize=2G
+mem=2G
+smp=2
+keep=0
+console=0
+shell=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--accel|--timeout|--log|--append|--nvdimms|--nvdimm-size|--mem|--smp)
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--accel) accel=$2 ;;
+		--timeout) timeout=$2 ;;
+		--log) log=$2 ;;
+		--append) appends+=("$2") ;;
+		--nvdimms) nvdimms=$2 ;;
+		--nvdimm-size) nvsize=$2 ;;
+		--mem) mem=$2 ;;
+		--smp) smp=$2 ;;
+		esac
+		shift 2 ;;
+	--keep-nvdimm) keep=1; shift ;;
+	--console) console=1; shift ;;
+	--shell) shell=1; shift ;;
+	-h|--help) usage ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 2 ] || usage
+build=$1 initrd=$2
+shift 2
+[ "${1:-}" != -- ] || shift
+test='' targs=()
+if [ "$shell" = 1 ]; then
+	[ $# -eq 0 ] || usage
+else
+	[ $# -ge 1 ] || usage
+	test=$1
+	shift
+	targs=("$@")
+fi
+
+case "$accel" in auto|kvm|tcg) ;; *) usage ;; esac
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
+[[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
+for a in ${targs[@]+"${targs[@]}"}; do
+	# mz.args joins arguments with commas on the kernel command line.
+	[[ "$a" =~ ^[^[:space:],\"]+$ ]] || { echo "${0##*/}: test arguments cannot be empty or hold spaces, commas or quotes: '$a'" >&2; usage; }
+done
+
+mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
+
+need_tool qemu-system-x86_64 qemu-system-x86
+bzimage=$build/arch/x86/boot/bzImage
+[ -f "$bzimage" ] || die "$bzimage missing: build the kernel with harness/build-kernel.sh"
+[ -f "$initrd" ] || die "$initrd missing: make it with harness/initramfs.sh"
+
+kvmdev=${MZ_KVM_DEV:-/dev/kvm}
+kvm_usable() { [ -c "$kvmdev" ] && [ -r "$kvmdev" ] && [ -w "$kvmdev" ]; }
+case "$accel" in
+auto)
+	if ! kvm_usable; then
+		accel=tcg why="$kvmdev missing or not read-writable"
+	elif accel=$("$MZ_ROOT/harness/kvm-probe.sh" "$build" "$initrd"); then
+		why="kvm-probe.sh"
+	else
+		warn "kvm-probe.sh failed; using TCG"
+		accel=tcg why="probe failed"
+	fi ;;
+kvm)
+	kvm_usable || die "--accel kvm: $kvmdev is missing or not read-writable"
+	why=requested ;;
+tcg) why=requested ;;
+esac
+case "$accel" in
+kvm) cpu=host ;;
+tcg) cpu=max ;;
+*) die "kvm-probe.sh answered '$accel', not kvm or tcg" ;;
+esac
+
+memmib=$(mib "$mem")
+nvmib=$(mib "$nvsize")
+slots=4
+[ "$nvdimms" -le "$slots" ] || slots=$nvdimms
+# shellcheck disable=SC2054 # the commas are QEMU's
+qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
+	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvmib + 1024))M"
+	-smp "$smp" -nodefaults -nographic -no-reboot
+	-kernel "$bzimage" -initrd "$initrd")
+
+if [ "$nvdimms" -gt 0 ]; then
+	vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm}
+	mkdir -p "$vmdir"
+	exec 9>"$vmdir/lock"
+	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
+	for ((i = 0; i < nvdimms; i++)); do
+		img=$vmdir/nvdimm$i.img
+		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
+			[ "$(stat -c %s "$img")" -ne $((nvmib * 1024 * 1024)) ]; then
+			rm -f "$img"
+			truncate -s "${nvmib}M" "$img"
+		fi
+		qemu+=(-object "memory-backend-file,id=mem$i,share=on,mem-path=$img,size=${nvmib}M"
+			-device "nvdimm,id=nv$i,memdev=mem$i")
+	done
+fi
+
+cmdline="console=ttyS0 panic=-1 printk.devkmsg=on"
+if [ -n "$test" ]; then
+	cmdline+=" mz.test=$test"
+	if [ ${#targs[@]} -gt 0 ]; then cmdline+=" mz.args=$(IFS=,; echo "${targs[*]}")"; fi
+fi
+if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
+qemu+=(-append "$cmdline")
+what="$nvdimms x $nvsize NVDIMM, $memmib MiB RAM, $smp CPUs"
+
+if [ "$shell" = 1 ]; then
+	info "booting $bzimage interactively: accel $accel ($why), $what; Ctrl-A X quits"
+	exec "${qemu[@]}" -serial mon:stdio
+fi
+
+log=${log:-$MZ_LOGS/vm-$test.log}
+mkdir -p "$(dirname "$log")"
+: >"$log"
+qerr=$(mktemp)
+clean=$(mktemp)
+qpid='' tpid=''
+stop_qemu() {
+	local i
+	if [ -z "$qpid" ] || ! kill -0 "$qpid" 2>/dev/null; then return 0; fi
+	kill -TERM "$qpid" 2>/dev/null || true
+	for ((i = 0; i < 25; i++)); do
+		kill -0 "$qpid" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	kill -KILL "$qpid" 2>/dev/null || true
+}
+cleanup() {
+	stop_qemu
+	rm -f "$qerr" "$clean"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+info "booting $bzimage: accel $accel ($why), $what, test $test, timeout ${timeout}s, log $log"
+t0=$EPOCHREALTIME
+"${qemu[@]}" -serial "file:$log" </dev/null >"$qerr" 2>&1 &
+qpid=$!
+if [ "$console" = 1 ]; then
+	tail -n +1 -f --pid="$qpid" "$log" >&2 &
+	tpid=$!
+fi
+
+# Times in microseconds.
+deadline=$((${t0/./} + timeout * 1000000)) timed_out=0 no_poweroff=0 exit_at=
+while kill -0 "$qpid" 2>/dev/null; do
+	now=${EPOCHREALTIME/./}
+	if [ "$now" -ge "$deadline" ]; then
+		timed_out=1
+		break
+	fi
+	if [ -z "$exit_at" ]; then
+		if grep -aq '^MZ-EXIT: ' "$log"; then exit_at=$now; fi
+	elif [ $((now - exit_at)) -ge 15000000 ]; then
+		no_poweroff=1
+		break
+	fi
+	sleep 0.2
+done
+stop_qemu
+qrc=0
+wait "$qpid" || qrc=$?
+qpid=
+if [ -n "$tpid" ]; then wait "$tpid" || true; fi
+elapsed=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }")
+
+tr -d '\r' <"$log" >"$clean"
+# The test's output: between the markers, without kernel messages.
+# Blank lines are held back so the one init prints before MZ-EXIT is dropped.
+awk '
+	/^MZ-EXIT: / { p = 0 }
+	p && !/^\[ *[0-9]+\.[0-9]+\] / {
+		if ($0 == "") { blank++; next }
+		for (; blank > 0; blank--) print ""
+		print
+	}
+	/^MZ-TEST: / { p = 1; blank = 0 }' "$clean"
+
+status=$(sed -n 's/^MZ-EXIT: \([0-9][0-9]*\)$/\1/p' "$clean" | tail -n 1)
+problems=()
+if [ "$timed_out" = 1 ]; then
+	problems+=("timed out after ${timeout}s")
+elif [ -z "$status" ]; then
+	problems+=("no MZ-EXIT line (qemu exit status $qrc)")
+	if [ -s "$qerr" ]; then sed 's/^/  qemu: /' "$qerr" >&2; fi
+fi
+if [ "$no_poweroff" = 1 ]; then
+	problems+=("the guest did not power off within 15 s of MZ-EXIT")
+fi
+if [ ${#problems[@]} -gt 0 ]; then
+	echo "--- last 30 console lines ($log) ---" >&2
+	tail -n 30 "$clean" >&2
+	echo "---" >&2
+fi
+reports=$(grep -anE "$REPORTS" "$clean" || true)
+if [ -n "$reports" ]; then
+	echo "--- kernel reports on the console ($log) ---" >&2
+	head -n 20 <<<"$reports" >&2
+	echo "---" >&2
+	problems+=("the kernel reported $(wc -l <<<"$reports") problem line(s)")
+fi
+
+if [ ${#problems[@]} -gt 0 ]; then
+	msg=$(printf '%s; ' "${problems[@]}")
+	die "test $test failed after ${elapsed}s (accel $accel): ${msg%; }; log: $log"
+fi
+if [ "$status" -ne 0 ]; then
+	warn "test $test failed: MZ-EXIT $status after ${elapsed}s (accel $accel); log: $log"
+	exit "$status"
+fi
+info "test $test passed: MZ-EXIT 0 after ${elapsed}s (accel $accel); log: $log"

@@ -1,0 +1,331 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side tests of the harness scripts (Debian's bats):
+#
+#   bats tests/bats/harness.bats
+#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-guest bats tests/bats/harness.bats
+#
+# Fast tests first (argument errors, fetch-base.sh, verify-config.sh,
+# kvm-probe.sh, deps.sh with stub tools, initramfs.sh on a fake build);
+# the VM tests boot the kernel in MZ_TEST_BUILD (skipped without it) with
+# an initramfs made once per run (MZ_KSRC or 'tree.sh apply' gives the
+# kernel tree for ktap_helpers.sh), under MZ_ACCEL (default tcg).
+# Every test runs with MZ_CACHE in its own temporary directory.
+
+# shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export ROOT H
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	H=$ROOT/harness
+	export MZ_TEST_INITRAMFS=$BATS_FILE_TMPDIR/initramfs.cpio.gz
+	if [ -n "${MZ_TEST_BUILD:-}" ] && [ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
+		"$H/initramfs.sh" "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" \
+			>/dev/null 2>"$BATS_FILE_TMPDIR/initramfs.err" || true
+	fi
+}
+
+setup() {
+	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
+	export MZ_LOGS=$MZ_CACHE/logs
+	T=$BATS_TEST_TMPDIR
+}
+
+# A fake build directory and kernel tree, enough for initramfs.sh.
+fake_build() {
+	mkdir -p "$T/build/include/config" "$T/build/modroot/lib/modules/0.0.1-fake/kernel" \
+		"$T/ksrc/tools/testing/selftests/kselftest"
+	echo 0.0.1-fake >"$T/build/include/config/kernel.release"
+	echo '# fake ktap helpers' >"$T/ksrc/tools/testing/selftests/kselftest/ktap_helpers.sh"
+	export MZ_KSRC=$T/ksrc
+}
+
+# Skip unless MZ_TEST_BUILD names a built kernel; fail if its initramfs
+# could not be made.
+need_vm() {
+	[ -n "${MZ_TEST_BUILD:-}" ] ||
+		skip "no kernel: set MZ_TEST_BUILD to a build-kernel.sh output directory"
+	[ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ] ||
+		skip "no kernel: $MZ_TEST_BUILD/arch/x86/boot/bzImage missing"
+	if [ ! -f "$MZ_TEST_INITRAMFS" ]; then
+		cat "$BATS_FILE_TMPDIR/initramfs.err" >&2
+		false
+	fi
+}
+
+vm() {
+	"$H/vm.sh" --accel "${MZ_ACCEL:-tcg}" --nvdimms 0 --log "$T/console.log" "$@"
+}
+
+# --- argument errors: usage and exit 2 -------------------------------------
+
+@test "deps.sh: arguments are a usage error" {
+	run -2 "$H/deps.sh" --now
+	[[ "$output" == *usage:* ]]
+}
+
+@test "initramfs.sh: argument errors" {
+	run -2 "$H/initramfs.sh"
+	[[ "$output" == *usage:* ]]
+	run -2 "$H/initramfs.sh" build
+	run -2 "$H/initramfs.sh" build out.cpio.gz extra
+	run -2 "$H/initramfs.sh" --add nocolon build out.cpio.gz
+	run -2 "$H/initramfs.sh" --add src:relative build out.cpio.gz
+	run -2 "$H/initramfs.sh" --bogus build out.cpio.gz
+}
+
+@test "vm.sh: argument errors" {
+	run -2 "$H/vm.sh"
+	[[ "$output" == *usage:* ]]
+	run -2 "$H/vm.sh" build initrd
+	run -2 "$H/vm.sh" --accel foo build initrd true
+	run -2 "$H/vm.sh" --timeout 0 build initrd true
+	run -2 "$H/vm.sh" --timeout abc build initrd true
+	run -2 "$H/vm.sh" --nvdimm-size 3X build initrd true
+	run -2 "$H/vm.sh" --nvdimms -1 build initrd true
+	run -2 "$H/vm.sh" --log build initrd
+	run -2 "$H/vm.sh" build initrd 'bad name'
+	run -2 "$H/vm.sh" build initrd -- smoke a,b
+	[[ "$output" == *"cannot be empty or hold spaces, commas"* ]]
+	run -2 "$H/vm.sh" --shell build initrd true
+}
+
+@test "kvm-probe.sh: argument errors" {
+	run -2 "$H/kvm-probe.sh"
+	[[ "$output" == *usage:* ]]
+	run -2 "$H/kvm-probe.sh" build
+	run -2 "$H/kvm-probe.sh" build initrd extra
+}
+
+@test "verify-config.sh: argument errors" {
+	run -2 "$H/verify-config.sh"
+	[[ "$output" == *usage:* ]]
+	run -2 "$H/verify-config.sh" .config
+	run -2 "$H/verify-config.sh" --src
+}
+
+@test "build-kernel.sh, fetch-base.sh, tree.sh: argument errors" {
+	run -2 "$H/build-kernel.sh"
+	[[ "$output" == *usage:* ]]
+	run -2 "$H/build-kernel.sh" base
+	run -2 "$H/build-kernel.sh" a/b
+	run -2 "$H/build-kernel.sh" guest extra
+	run -2 "$H/fetch-base.sh" --bogus
+	run -2 "$H/tree.sh" bogus
+}
+
+# --- fetch-base.sh ----------------------------------------------------------
+
+@test "fetch-base.sh: checksum mismatch is a one-line error" {
+	echo 'not a deb' >"$T/fake.deb"
+	MZ_DEB_FILE=$T/fake.deb run -1 "$H/fetch-base.sh"
+	[ "$(grep -c 'error:' <<<"$output")" -eq 1 ]
+	grep -q '^fetch-base.sh: error: checksum mismatch for .*fake.deb: got ' <<<"$output"
+	[ ! -e "$MZ_CACHE/src/linux-source-7.3.4" ]
+}
+
+@test "fetch-base.sh --print-mirror: mirror from deb822 sources" {
+	cat >"$T/debian.sources" <<-'EOF'
+	Types: deb
+	URIs: http://security.example.org/debian-security
+	Suites: bookworm-security
+	Components: main
+
+	Types: deb deb-src
+	URIs: http://deb.example.org/debian/
+	Suites: bookworm bookworm-updates
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	MZ_APT_SOURCES=$T/debian.sources run -0 --separate-stderr "$H/fetch-base.sh" --print-mirror
+	[ "$output" = http://deb.example.org/debian ]
+}
+
+@test "fetch-base.sh --print-mirror: mirror from one-line sources" {
+	echo 'deb [arch=amd64] http://mirror.example.net/debian bookworm main' >"$T/sources.list"
+	MZ_APT_SOURCES=$T/sources.list run -0 --separate-stderr "$H/fetch-base.sh" --print-mirror
+	[ "$output" = http://mirror.example.net/debian ]
+}
+
+@test "fetch-base.sh --print-mirror: clear error without a Debian mirror" {
+	printf 'Types: deb\nURIs: http://archive.ubuntu.com/ubuntu\nSuites: noble\n' >"$T/other.sources"
+	MZ_APT_SOURCES=$T/other.sources run -1 "$H/fetch-base.sh" --print-mirror
+	[[ "$output" == *"error: no Debian mirror found"* ]]
+	MZ_APT_SOURCES=$T/missing.sources run -1 "$H/fetch-base.sh" --print-mirror
+	[[ "$output" == *"error: no Debian mirror found"* ]]
+}
+
+# --- build-kernel.sh and verify-config.sh -----------------------------------
+
+@test "build-kernel.sh: unknown variant" {
+	run -1 "$H/build-kernel.sh" nosuchvariant
+	[[ "$output" == *"unknown variant 'nosuchvariant'"* ]]
+	[[ "$output" == *"variants: guest"* ]]
+}
+
+@test "verify-config.sh: all options present" {
+	printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n' >"$T/config"
+	printf '# comment\nCONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n# CONFIG_D is not set\n' >"$T/frag"
+	run -0 "$H/verify-config.sh" "$T/config" "$T/frag"
+	[ -z "$output" ]
+}
+
+@test "verify-config.sh: dropped options are named" {
+	printf 'CONFIG_A=y\nCONFIG_B=y\n# CONFIG_E is not set\n' >"$T/config"
+	printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n' >"$T/frag1"
+	printf 'CONFIG_D=y\nCONFIG_E=y\n# CONFIG_B is not set\n' >"$T/frag2"
+	run -1 "$H/verify-config.sh" "$T/config" "$T/frag1" "$T/frag2"
+	[[ "$output" == *"CONFIG_B=m (got: CONFIG_B=y)"* ]]
+	[[ "$output" == *"CONFIG_D=y (got: unset)"* ]]
+	[[ "$output" == *"CONFIG_E=y (got: # CONFIG_E is not set)"* ]]
+	[[ "$output" == *"CONFIG_B=n (got: CONFIG_B=y)"* ]]
+	[[ "$output" == *"error: Kconfig dropped 4 option(s)"* ]]
+}
+
+@test "verify-config.sh --src: options the tree does not define are not expected" {
+	mkdir -p "$T/src/mm"
+	printf 'config OLD\n\tbool "old"\n' >"$T/src/mm/Kconfig"
+	printf '# CONFIG_OLD is not set\n' >"$T/config"
+	printf 'CONFIG_NEW=y\n' >"$T/frag"
+	run -0 "$H/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
+	printf 'CONFIG_NEW=y\nCONFIG_OLD=y\n' >"$T/frag"
+	run -1 "$H/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
+	[[ "$output" == *"CONFIG_OLD=y (got: # CONFIG_OLD is not set)"* ]]
+	[[ "$output" != *CONFIG_NEW* ]]
+}
+
+@test "build-kernel.sh runs verify-config.sh on the merged .config" {
+	grep -q 'harness/verify-config.sh' "$H/build-kernel.sh"
+}
+
+# --- kvm-probe.sh -----------------------------------------------------------
+
+@test "kvm-probe.sh: tcg at once without a KVM device" {
+	MZ_KVM_DEV=$T/no-kvm run -0 --separate-stderr "$H/kvm-probe.sh" "$T/nobuild" "$T/noinitrd"
+	[ "$output" = tcg ]
+	[[ "$stderr" == *"no-kvm missing or not read-writable"* ]]
+}
+
+@test "kvm-probe.sh: a cached answer is used without booting" {
+	mkdir -p "$T/build/arch/x86/boot" "$MZ_CACHE/accel-probe"
+	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
+	: >"$T/initrd"
+	sum=$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)
+	echo kvm >"$MZ_CACHE/accel-probe/$sum"
+	# /dev/null stands in for a usable KVM device.
+	MZ_KVM_DEV=/dev/null run -0 --separate-stderr "$H/kvm-probe.sh" "$T/build" "$T/initrd"
+	[ "$output" = kvm ]
+	[[ "$stderr" == *cached* ]]
+}
+
+# --- deps.sh with stub dpkg-query/apt-get -----------------------------------
+
+# stub_tools INSTALLED_OR_NOT APT_STATUS: dpkg-query says every package is
+# installed, or (with "missing") that jq and git are not; apt-get logs its
+# arguments to $T/apt.log and exits APT_STATUS.
+stub_tools() {
+	mkdir -p "$T/bin"
+	cat >"$T/bin/dpkg-query" <<-EOF
+	#!/bin/sh
+	for p; do :; done
+	if [ "$1" = missing ] && { [ "\$p" = jq ] || [ "\$p" = git ]; }; then
+		echo not-installed
+	else
+		echo installed
+	fi
+	EOF
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexit %s\n' "$T/apt.log" "$2" >"$T/bin/apt-get"
+	printf '#!/bin/sh\necho 0\n' >"$T/bin/id"
+	chmod +x "$T/bin/"*
+}
+
+@test "deps.sh: nothing to do when every package is installed" {
+	stub_tools all 0
+	PATH=$T/bin:$PATH run -0 "$H/deps.sh"
+	[[ "$output" == *"nothing to do"* ]]
+	[ ! -e "$T/apt.log" ]
+}
+
+@test "deps.sh: installs only the missing packages, one apt-get update" {
+	stub_tools missing 0
+	PATH=$T/bin:$PATH run -0 "$H/deps.sh"
+	[ "$(grep -c '^update' "$T/apt.log")" -eq 1 ]
+	grep -qx 'install -y --no-install-recommends jq git' "$T/apt.log"
+}
+
+@test "deps.sh: clear error when apt-get fails" {
+	stub_tools missing 100
+	PATH=$T/bin:$PATH run -1 "$H/deps.sh"
+	[[ "$output" == *"error: apt-get update failed"* ]]
+}
+
+# --- initramfs.sh -----------------------------------------------------------
+
+@test "initramfs.sh: not a built kernel" {
+	mkdir -p "$T/empty"
+	run -1 "$H/initramfs.sh" "$T/empty" "$T/out.cpio.gz"
+	[[ "$output" == *"not a built kernel"* ]]
+}
+
+@test "initramfs.sh: contents, --add and libraries (fake build)" {
+	fake_build
+	mkdir -p "$T/extra"
+	echo hello >"$T/extra/hello.txt"
+	cp "$(command -v jq)" "$T/extra/jq"
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" \
+		--add "$ROOT/harness/lib.sh:/opt/" "$T/build" "$T/out.cpio.gz"
+	[ "$output" = "$T/out.cpio.gz" ]
+	zcat "$T/out.cpio.gz" | cpio -t --quiet >"$T/list"
+	for f in init mz/init mz/tests/smoke mz/tests/true mz/ktap_helpers.sh \
+		usr/bin/busybox usr/bin/bash usr/bin/ndctl usr/bin/daxctl usr/sbin/mkfs.ext4 \
+		usr/sbin/modprobe usr/bin/kmod bin sbin lib lib64 usr/lib64/ld-linux-x86-64.so.2 \
+		usr/lib/x86_64-linux-gnu/libndctl.so.6 usr/lib/x86_64-linux-gnu/libc.so.6 \
+		usr/lib/modules/0.0.1-fake/modules.dep mz/extra/hello.txt mz/extra/jq opt/lib.sh; do
+		grep -qx "$f" "$T/list" || { echo "missing: $f"; false; }
+	done
+	# jq's own libraries came with it.
+	for lib in $(ldd "$(command -v jq)" | sed -n 's|.*=> /[^ ]*/\([^/ ]*\) .*|\1|p'); do
+		grep -q "/$lib\$" "$T/list" || { echo "missing library: $lib"; false; }
+	done
+	if grep -q '/build$' "$T/list"; then false; fi
+}
+
+# --- VM tests (need MZ_TEST_BUILD) ------------------------------------------
+
+@test "vm: guest 'true' passes" {
+	need_vm
+	run -0 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
+	[[ "$output" == *"test true passed: MZ-EXIT 0"* ]]
+}
+
+@test "vm: guest 'fail' makes vm.sh fail" {
+	need_vm
+	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" fail
+	[[ "$output" == *"fail: failing on purpose"* ]]
+	[[ "$output" == *"MZ-EXIT 1"* ]]
+}
+
+@test "vm: a kernel WARNING fails the run and is shown" {
+	need_vm
+	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn
+	[[ "$output" == *"WARNING: CPU: 0 PID: 1 at fake"* ]]
+	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
+}
+
+@test "vm: a hanging guest is killed at the timeout and reported" {
+	need_vm
+	SECONDS=0
+	run -1 vm --timeout 15 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" hang
+	[ "$SECONDS" -lt 30 ]
+	[[ "$output" == *"timed out after 15s"* ]]
+	[[ "$output" == *"last 30 console lines"* ]]
+	[[ "$output" == *"hang: sleeping forever"* ]]
+}
+
+@test "vm: an unknown guest test exits 127" {
+	need_vm
+	run -127 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" nosuchtest
+	[[ "$output" == *"no test /mz/tests/nosuchtest"* ]]
+}
