@@ -6,6 +6,7 @@
 #   deps        harness/deps.sh installs what is missing
 #   lint        shellcheck on the harness and guest scripts
 #   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
+#   checkpatch  checkpatch.pl --strict is silent on every patch
 #   kernel      the series builds (variant stream-off)
 #   bats        host-side harness tests, VM tests included
 #   smoke       the guest smoke test: fsdax, devdax, device-private
@@ -50,6 +51,7 @@ lint() {
 }
 step lint lint
 step mirror "$H/check-mirror.sh"
+step checkpatch "$H/check-series.sh" checkpatch
 
 build=
 kernel() { build=$("$H/build-kernel.sh" stream-off); }

@@ -21,6 +21,7 @@ pkgs=(
 	qemu-system-x86 qemu-utils ndctl daxctl bats shellcheck ccache
 	busybox-static flex bison libelf-dev libssl-dev bc cpio kmod xz-utils
 	e2fsprogs dwarves rsync jq gnuplot-nox gcc make perl git
+	sparse gcc-aarch64-linux-gnu python3-ply python3-git
 )
 
 need_tool dpkg-query dpkg

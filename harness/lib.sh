@@ -38,8 +38,9 @@ need_tool() {
 # Print elapsed seconds since the given epoch second.
 mz_since() { echo $(( $(date +%s) - $1 )); }
 
-# The top-level directories that mirror the kernel tree (see export.sh).
-MZ_MIRROR_DIRS="mm arch include drivers lib Documentation tools/testing/selftests"
+# The top-level directories (and MAINTAINERS) that mirror the kernel tree
+# (see export.sh).
+MZ_MIRROR_DIRS="mm arch include drivers lib Documentation tools/testing/selftests MAINTAINERS"
 
 # A stamp of the series as it is in patches/ now.
 series_stamp() {

@@ -55,6 +55,15 @@ make_base() {
 		mkdir -p "$(dirname "$MZ_TREE")"
 		mv "$src" "$MZ_TREE"
 		rm -f "$MZ_TREE/.mz-extracted"
+		# Debian appends "ignore everything at the top level" to
+		# .gitignore for its packaging repository; with it, files a
+		# patch adds would be silently left out of commits.  Upstream
+		# 7.3.4 has no such block: restore its .gitignore.
+		awk '/^# Debian packaging: ignore everything/ { exit } { l[n++] = $0 }
+			END { while (n > 0 && (l[n - 1] == "" || l[n - 1] == "#")) n--
+			      for (i = 0; i < n; i++) print l[i] }' \
+			"$MZ_TREE/.gitignore" >"$MZ_TREE/.gitignore.mz"
+		mv "$MZ_TREE/.gitignore.mz" "$MZ_TREE/.gitignore"
 	fi
 	info "committing the base (~1 min)"
 	g init -q -b series

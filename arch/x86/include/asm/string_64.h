@@ -88,7 +88,7 @@ void __memcpy_flushcache(void *dst, const void *src, size_t cnt);
  * Copy @cnt bytes, a multiple of 8, with one MOVNTI per word.  Only for
  * small constant sizes, where the loop unrolls into fixed-offset stores.
  */
-static __always_inline void __memcpy_flushcache_u64(void *dst, const void *src)
+static __always_inline void __memcpy_flushcache_word(void *dst, const void *src)
 {
 	asm ("movntiq %1, %0" : "=m"(*(u64 *)dst) : "r"(*(u64 *)src));
 }
@@ -101,7 +101,7 @@ static __always_inline void __memcpy_flushcache_words(void *dst,
 
 	unrolled_full
 	for (i = 0; i < cnt; i += 8)
-		__memcpy_flushcache_u64(dst + i, src + i);
+		__memcpy_flushcache_word(dst + i, src + i);
 }
 
 static __always_inline void memcpy_flushcache(void *dst, const void *src, size_t cnt)

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-series.sh: the checks a maintainer runs on the series itself.
+#
+#   check-series.sh [checkpatch|bisect|sparse|arm64|all]   (default: all)
+#
+#   checkpatch  scripts/checkpatch.pl --strict on every patch: no output
+#   bisect      every patch builds on its own with the stream-off config
+#               (incremental builds in one O= directory, one per commit)
+#   sparse      make C=2 on the C files the series touches, base vs series:
+#               no new sparse warnings
+#   arm64       the objects the series touches compile for arm64 (Debian's
+#               cross gcc) through the generic memcpy_streaming() fallback
+#
+# Uses the tree made by harness/tree.sh; builds go to $MZ_CACHE/build/check-*.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-all}
+case "$what" in checkpatch|bisect|sparse|arm64|all) ;; *)
+	echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|all]" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|all]" >&2; exit 2; }
+
+tree=$("$MZ_ROOT/harness/tree.sh" apply)
+g() { git -C "$tree" "$@"; }
+export ARCH=x86_64
+export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
+cc=gcc
+command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+jobs=${MZ_JOBS:-$(nproc)}
+mkdir -p "$MZ_LOGS"
+
+checkpatch() {
+	local p out bad=0
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		# spdxcheck.py needs Debian's python3 (python3-ply, python3-git).
+		out=$(PATH=/usr/bin:$PATH "$tree/scripts/checkpatch.pl" --strict -q \
+			"$MZ_ROOT/patches/$p" 2>&1) || true
+		if [ -n "$out" ]; then
+			printf '%s:\n%s\n' "$p" "$out" >&2
+			bad=1
+		fi
+	done <"$MZ_ROOT/patches/series"
+	[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above"
+	info "checkpatch --strict: clean on every patch"
+}
+
+# A worktree that can move between commits without touching the main tree.
+worktree() {
+	local wt=$MZ_CACHE/linux-check
+	if [ ! -f "$wt/Makefile" ]; then
+		g worktree prune
+		g worktree add -q --detach "$wt" "$MZ_BASE_TAG" >&2
+	fi
+	echo "$wt"
+}
+
+bisect() {
+	local wt out c n=0 subj
+	wt=$(worktree)
+	out=$MZ_CACHE/build/check-bisect
+	mkdir -p "$out"
+	(cd "$wt" && git checkout -q --detach "$MZ_BASE_TAG" &&
+		KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
+			kernel/configs/tiny.config arch/x86/configs/tiny.config \
+			"$MZ_ROOT/Kconfig.fragments/base.config" \
+			"$MZ_ROOT/Kconfig.fragments/stream-off.config" >"$MZ_LOGS/check-bisect.log" 2>&1)
+	for c in $(g rev-list --reverse "$MZ_BASE_TAG"..series); do
+		n=$((n + 1))
+		subj=$(g log -1 --format=%s "$c")
+		info "building patch $n: $subj"
+		git -C "$wt" checkout -q --detach "$c"
+		make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig bzImage modules \
+			>>"$MZ_LOGS/check-bisect.log" 2>&1 ||
+			die "patch $n ($subj) does not build; see $MZ_LOGS/check-bisect.log"
+		if grep -q 'warning:' <(sed -n '/CC/!p' "$MZ_LOGS/check-bisect.log" | grep -E '^(mm|drivers|lib|arch|include)/' || true); then
+			warn "patch $n: compiler warnings in $MZ_LOGS/check-bisect.log"
+		fi
+	done
+	info "all $n patches build on their own"
+}
+
+sparse_check() {
+	need_tool sparse sparse
+	local wt out files=() f base_w series_w
+	wt=$(worktree)
+	out=$MZ_CACHE/build/check-sparse
+	mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series -- '*.c')
+	objs=()
+	for f in "${files[@]}"; do
+		case "$f" in tools/*) continue ;; esac
+		objs+=("${f%.c}.o")
+	done
+	run() {
+		git -C "$wt" checkout -q --detach "$1"
+		[ -f "$out/.config" ] || cp "$MZ_CACHE/build/series-stream-off/.config" "$out/.config"
+		make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig prepare >/dev/null 2>&1
+		make -C "$wt" O="$out" CC="$cc" C=2 -j"$jobs" "${objs[@]}" 2>&1 |
+			grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' | sed 's/:[0-9]*:[0-9]*:/:/' | sort
+	}
+	mkdir -p "$out"
+	base_w=$(run "$MZ_BASE_TAG")
+	series_w=$(run series)
+	if new=$(comm -13 <(echo "$base_w") <(echo "$series_w")) && [ -n "$new" ]; then
+		echo "$new" >&2
+		die "sparse: new warnings in files the series touches (above)"
+	fi
+	info "sparse: no new warnings in ${#objs[@]} touched objects"
+}
+
+arm64() {
+	need_tool aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+	local wt out objs=(mm/mm_init.o mm/memremap.o lib/test_hmm.o drivers/nvdimm/namespace_devs.o
+		drivers/nvdimm/pmem.o drivers/dax/pmem.o)
+	wt=$(worktree)
+	out=$MZ_CACHE/build/check-arm64
+	mkdir -p "$out"
+	git -C "$wt" checkout -q --detach series
+	(cd "$wt" && ARCH=arm64 KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
+		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config" >"$MZ_LOGS/check-arm64.log" 2>&1)
+	ARCH=arm64 "$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
+		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config" || die "arm64 config lost options"
+	make -C "$wt" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$jobs" W=1 \
+		"${objs[@]}" >>"$MZ_LOGS/check-arm64.log" 2>&1 ||
+		die "arm64 build of the touched objects failed; see $MZ_LOGS/check-arm64.log"
+	if grep -E 'warning:' "$MZ_LOGS/check-arm64.log" | grep -E '(mm/mm_init|mm/memremap|test_hmm|namespace_devs|pmem)\.c'; then
+		die "arm64: warnings in touched files (above)"
+	fi
+	info "arm64: ${objs[*]} build without warnings"
+}
+
+case "$what" in
+checkpatch) checkpatch ;;
+bisect) bisect ;;
+sparse) sparse_check ;;
+arm64) arm64 ;;
+all) checkpatch; bisect; sparse_check; arm64 ;;
+esac

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ktap-count.awk: count results per test group in run_kselftest.sh output.
+#
+# Input: a guest console log or stdout holding kselftest's nested KTAP:
+#   # selftests: TARGET: memmap_controls.sh      <- starts group "controls"
+#   # ok 1 description                           <- pass
+#   # not ok 2 description                       <- fail
+#   # ok 3 description # SKIP reason             <- skip
+#   not ok 1 selftests: TARGET: memmap_x.sh      <- the group itself failed
+# Output: one line per group, "GROUP PASS FAIL SKIP", in order of
+# appearance.  A group that failed at the top level without any failing
+# subtest (a crash or timeout) counts one extra failure.
+function group_name(s) {
+	sub(/ # .*$/, "", s)
+	sub(/^.*: /, "", s)
+	sub(/\.sh$/, "", s)
+	sub(/^memmap_/, "", s)
+	return s
+}
+{ sub(/\r$/, "") }
+/^# selftests: [^ ]+: / {
+	g = group_name($0)
+	if (!(g in seen)) { seen[g] = 1; order[n++] = g }
+	next
+}
+g != "" && /^# (not )?ok [0-9]+/ {
+	if ($0 ~ /# [Ss][Kk][Ii][Pp]/) skip[g]++
+	else if ($0 ~ /^# not ok/) fail[g]++
+	else pass[g]++
+	next
+}
+/^not ok [0-9]+ selftests: [^ ]+: / {
+	h = group_name($0)
+	if (!(h in seen)) { seen[h] = 1; order[n++] = h }
+	if ($0 !~ /# [Ss][Kk][Ii][Pp]/ && !fail[h]) fail[h]++
+	next
+}
+/^ok [0-9]+ selftests: / { g = "" }
+END {
+	for (i = 0; i < n; i++) {
+		h = order[i]
+		printf "%s %d %d %d\n", h, pass[h], fail[h], skip[h]
+	}
+}

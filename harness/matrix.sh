@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# matrix.sh: run the memmap_init selftests in every combination of kernel
+# variant and boot parameter, and summarize the KTAP results.
+#
+#   matrix.sh [--variants LIST] [--params LIST] [--jobs N] [--timeout S]
+#             [--summary FILE]
+#
+#   --variants  comma-separated Kconfig.fragments variants
+#               (default stream-n,stream-off,stream-altmap,stream-on)
+#   --params    boot parameter values: none (no memmap_streaming=), off,
+#               altmap, on, bogus (an invalid word)  (default: all five)
+#   --jobs      guests run in parallel, one CPU each (default: nproc)
+#   --timeout   per guest (default 900 s)
+#   --summary   JSON summary (default $CHECK_SUMMARY, else
+#               $MZ_CACHE/results/check-summary.json): a list of
+#               {variant, boot_param, group, pass, fail, skip}
+#
+# Each cell boots the variant with the boot parameter and runs the
+# installed kselftest target inside (guest/tests/kselftest).  The upstream
+# hmm-tests peer suite runs in the "none" cell of each variant only.  A
+# cell fails when the guest fails (any KTAP failure, a kernel
+# oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), or when it ran
+# no test at all.  Console logs stay in $MZ_LOGS/matrix/.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	sed -n '6,16s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+variants=stream-n,stream-off,stream-altmap,stream-on
+params=none,off,altmap,on,bogus
+jobs=$(nproc)
+timeout=900
+summary=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--variants|--params|--jobs|--timeout|--summary)
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--variants) variants=$2 ;;
+		--params) params=$2 ;;
+		--jobs) jobs=$2 ;;
+		--timeout) timeout=$2 ;;
+		--summary) summary=$2 ;;
+		esac
+		shift 2 ;;
+	*) usage ;;
+	esac
+done
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
+IFS=, read -r -a vlist <<<"$variants"
+IFS=, read -r -a plist <<<"$params"
+[ ${#vlist[@]} -gt 0 ] || die "no variants given"
+[ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
+for v in "${vlist[@]}"; do
+	[ -f "$MZ_ROOT/Kconfig.fragments/$v.config" ] || die "unknown variant '$v' (see Kconfig.fragments/)"
+done
+for p in "${plist[@]}"; do
+	case "$p" in none|off|altmap|on|bogus) ;; *) die "unknown boot parameter value '$p' (none, off, altmap, on, bogus)" ;; esac
+done
+need_tool jq jq
+
+H=$MZ_ROOT/harness
+out=$MZ_LOGS/matrix
+rm -rf "$out"
+mkdir -p "$out" "$(dirname "$summary")"
+start=$(date +%s)
+
+# Build every variant first (one kernel build at a time), with its
+# selftests and initramfs.
+declare -A builds=() initrds=()
+for v in "${vlist[@]}"; do
+	b=$("$H/build-kernel.sh" "$v") || die "building variant $v failed"
+	st=$MZ_CACHE/selftests/$v
+	"$H/build-selftests.sh" "$b" "$st" >/dev/null || die "building the selftests for $v failed"
+	initrd=$MZ_CACHE/initramfs/matrix-$v.cpio.gz
+	mkdir -p "$(dirname "$initrd")"
+	"$H/initramfs.sh" --add "$st:/mz/kselftest" "$b" "$initrd" >/dev/null ||
+		die "making the initramfs for $v failed"
+	builds[$v]=$b
+	initrds[$v]=$initrd
+done
+
+run_cell() {
+	local v=$1 p=$2 cell=$1.$2
+	local args=(--timeout "$timeout" --smp 1 --nvdimm-size 1G --log "$out/$cell.log")
+	[ "$p" = none ] || args+=(--append "memmap_streaming=$p")
+	local targs=(memmap_init)
+	[ "$p" != none ] || targs+=(hmm)
+	MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
+		"${builds[$v]}" "${initrds[$v]}" -- kselftest "${targs[@]}" \
+		>"$out/$cell.out" 2>"$out/$cell.err"
+	echo $? >"$out/$cell.rc"
+}
+
+info "running ${#vlist[@]} variants x ${#plist[@]} boot parameters, $jobs guests at a time (logs: $out)"
+running=0
+for v in "${vlist[@]}"; do
+	for p in "${plist[@]}"; do
+		if [ "$running" -ge "$jobs" ]; then
+			wait -n || true
+			running=$((running - 1))
+		fi
+		info "  boot $v with ${p/none/no parameter}"
+		run_cell "$v" "$p" &
+		running=$((running + 1))
+	done
+done
+wait || true
+
+# Summarize.
+bad=0
+rows=()
+printf '\n%-14s %-8s %-12s %5s %5s %5s  %s\n' variant param group pass fail skip status
+for v in "${vlist[@]}"; do
+	for p in "${plist[@]}"; do
+		cell=$v.$p
+		rc=$(cat "$out/$cell.rc" 2>/dev/null || echo 1)
+		mapfile -t counts < <(awk -f "$H/ktap-count.awk" "$out/$cell.out" 2>/dev/null)
+		total=0
+		status=ok
+		for c in "${counts[@]}"; do
+			read -r g np nf ns <<<"$c"
+			total=$((total + np + nf + ns))
+			rows+=("$(jq -cn --arg v "$v" --arg p "$p" --arg g "$g" \
+				--argjson np "$np" --argjson nf "$nf" --argjson ns "$ns" \
+				'{variant: $v, boot_param: $p, group: $g, pass: $np, fail: $nf, skip: $ns}')")
+			[ "$nf" -eq 0 ] || status=FAIL
+			printf '%-14s %-8s %-12s %5d %5d %5d\n' "$v" "$p" "$g" "$np" "$nf" "$ns"
+		done
+		if [ "$rc" -ne 0 ]; then
+			status="FAIL (guest exit $rc: $(tail -n 1 "$out/$cell.err" 2>/dev/null))"
+		elif [ "$total" -eq 0 ]; then
+			status="FAIL (no test ran)"
+		fi
+		printf '%-14s %-8s %-12s %5s %5s %5s  %s\n' "$v" "$p" "(cell)" "" "" "" "$status"
+		[ "$status" = ok ] || bad=$((bad + 1))
+	done
+done
+printf '%s\n' "${rows[@]}" | jq -s . >"$summary"
+info "summary: $summary; $(( ${#vlist[@]} * ${#plist[@]} )) cells, $bad failed, $(mz_since "$start") s"
+[ "$bad" -eq 0 ]
