@@ -76,7 +76,7 @@ if [ ! -f "$deb" ]; then
 	apt-get "${opts[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
 		die "apt-get update for $MZ_DEB_SUITE failed (see $apt_dir/update.log); check network access to the host's Debian mirror"
 	info "downloading $MZ_DEB_PACKAGE=$MZ_DEB_VERSION (~190 MB)"
-	(cd "$MZ_CACHE/dl" && apt-get "${opts[@]}" download "$MZ_DEB_PACKAGE=$MZ_DEB_VERSION") ||
+	(cd "$MZ_CACHE/dl" && apt-get "${opts[@]}" download "$MZ_DEB_PACKAGE=$MZ_DEB_VERSION" >&2) ||
 		die "$MZ_DEB_PACKAGE $MZ_DEB_VERSION is not served by $MZ_DEB_SUITE any more; download it by hand and set MZ_DEB_FILE=/path/to.deb, or use your own 7.3.y tree with LINUX_SRC=/path"
 	deb=$(find "$MZ_CACHE/dl" -maxdepth 1 -name "${MZ_DEB_PACKAGE}_*.deb" | head -n 1)
 fi

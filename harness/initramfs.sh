@@ -8,8 +8,8 @@
 #   /init                    guest/init (PID 1)
 #   /mz/                     the repository's guest/ directory
 #   /mz/ktap_helpers.sh      tools/testing/selftests/kselftest/ktap_helpers.sh
-#                            of the kernel tree in MZ_KSRC (default: the tree
-#                            'tree.sh apply' prints)
+#                            of the kernel tree in MZ_KSRC (default: the
+#                            tree BUILD_DIR was built from, BUILD_DIR/source)
 #   busybox (static) and its applet links, bash, kmod (modprobe & co.),
 #   ndctl, daxctl, mkfs.ext4, with every shared library ldd names and the
 #   ELF interpreter
@@ -72,7 +72,9 @@ done
 
 ksrc=${MZ_KSRC:-}
 if [ -z "$ksrc" ]; then
-	ksrc=$("$MZ_ROOT/harness/tree.sh" apply)
+	# Kbuild leaves a "source" link to the tree in every O= directory.
+	ksrc=$(readlink -f "$build/source" 2>/dev/null || true)
+	[ -n "$ksrc" ] || die "$build/source missing: set MZ_KSRC to the kernel tree $build was built from"
 fi
 ktap=$ksrc/tools/testing/selftests/kselftest/ktap_helpers.sh
 [ -f "$ktap" ] || die "$ktap missing: MZ_KSRC=$ksrc is not a kernel tree"

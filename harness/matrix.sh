@@ -23,6 +23,10 @@
 # cell fails when the guest fails (any KTAP failure, a kernel
 # oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), or when it ran
 # no test at all.  Console logs stay in $MZ_LOGS/matrix/.
+#
+# For the harness's own tests: MZ_MATRIX_BUILD=DIR uses that built kernel
+# for every variant (no builds) and MZ_MATRIX_TEST=NAME runs the guest
+# test NAME instead of kselftest.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -74,14 +78,22 @@ start=$(date +%s)
 # Build every variant first (one kernel build at a time), with its
 # selftests and initramfs.
 declare -A builds=() initrds=()
+guest_test=${MZ_MATRIX_TEST:-kselftest}
 for v in "${vlist[@]}"; do
-	b=$("$H/build-kernel.sh" "$v") || die "building variant $v failed"
-	st=$MZ_CACHE/selftests/$v
-	"$H/build-selftests.sh" "$b" "$st" >/dev/null || die "building the selftests for $v failed"
 	initrd=$MZ_CACHE/initramfs/matrix-$v.cpio.gz
 	mkdir -p "$(dirname "$initrd")"
-	"$H/initramfs.sh" --add "$st:/mz/kselftest" "$b" "$initrd" >/dev/null ||
-		die "making the initramfs for $v failed"
+	if [ -n "${MZ_MATRIX_BUILD:-}" ]; then
+		b=$MZ_MATRIX_BUILD
+		"$H/initramfs.sh" "$b" "$initrd" >/dev/null ||
+			die "making the initramfs for $v failed"
+	else
+		b=$("$H/build-kernel.sh" "$v") || die "building variant $v failed"
+		st=$MZ_CACHE/selftests/$v
+		"$H/build-selftests.sh" "$b" "$st" >/dev/null ||
+			die "building the selftests for $v failed"
+		"$H/initramfs.sh" --add "$st:/mz/kselftest" "$b" "$initrd" >/dev/null ||
+			die "making the initramfs for $v failed"
+	fi
 	builds[$v]=$b
 	initrds[$v]=$initrd
 done
@@ -92,8 +104,9 @@ run_cell() {
 	[ "$p" = none ] || args+=(--append "memmap_streaming=$p")
 	local targs=(memmap_init)
 	[ "$p" != none ] || targs+=(hmm)
+	[ "$guest_test" = kselftest ] || targs=()
 	MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
-		"${builds[$v]}" "${initrds[$v]}" -- kselftest "${targs[@]}" \
+		"${builds[$v]}" "${initrds[$v]}" -- "$guest_test" ${targs[@]+"${targs[@]}"} \
 		>"$out/$cell.out" 2>"$out/$cell.err"
 	echo $? >"$out/$cell.rc"
 }

@@ -1,0 +1,355 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [options]: the project's main job: measure memmap_init_zone_device()
+# in a VM on the base kernel and on the patched kernel with the template
+# backend and with template+streaming, and report the numbers.
+#
+# Three boots, same devices and sizes (harness/vm.sh, guest/tests/bench):
+#   base                 unpatched 7.3.4 (build-kernel.sh --base guest)
+#   template             patched (build-kernel.sh stream-off), memmap_streaming=off
+#   template+streaming   the same kernel, memmap_streaming=on
+# Each boot binds every device once (first bind) and then REBINDS more
+# times, recording per bind the memmap init time and the whole enable time.
+# A patched boot whose tracepoint reports another backend fails.  Then the
+# user-space store probe (store-probe.sh) runs on the host, and
+# bench-report.py prints the table and writes the JSON and the SVG chart.
+#
+# Options (all checked before anything is built or booted; errors exit 2):
+#   --devices LIST  comma-separated, from fsdax-dev, fsdax-mem, devdax-2m,
+#                   devprivate (default: all four, in that order)
+#   --rebinds N     rebinds per device and boot, 1..200 (default 10)
+#   --size SIZE     NVDIMM size and device-private range, NNNM, NNNG or NNNT,
+#                   a multiple of 128M, at least 256M (default 4G: a few
+#                   minutes under TCG; e.g. 100G on a KVM host)
+#   --accel auto|kvm|tcg   as vm.sh (default $MZ_ACCEL, else auto); auto
+#                   takes KVM only if kvm-probe.sh says both kernels boot
+#                   under it, so all three boots use the same accelerator
+#   --results FILE  JSON output (default $BENCH_RESULTS, else
+#                   $MZ_CACHE/results/bench.json); the table also goes to
+#                   FILE with .txt for .json
+#   --chart FILE    SVG chart (default: FILE of --results with .svg)
+#   --no-probe      skip the user-space store probe
+#
+# The host must back the run: the worst case of the NVDIMM file's map=dev
+# metadata (64 bytes of struct page per 4 KiB page, written into the sparse
+# file) must fit the free space of the filesystem holding $MZ_VM_DIR, and
+# the guest RAM (2 GiB, more for large sizes: it holds the map=mem and
+# device-private memmaps) plus that metadata in the page cache plus QEMU's
+# overhead must fit MemAvailable.
+#
+# Environment: BENCH_BASE_BUILD, BENCH_PATCHED_BUILD use those build
+# directories instead of calling build-kernel.sh; BENCH_TIMEOUT sets the
+# per-boot timeout in seconds; MZ_VM_DIR (default $MZ_CACHE/vm-bench) holds
+# the NVDIMM file; BENCH_MEMAVAIL_MIB, BENCH_DISKFREE_MIB replace the host's
+# figures (for tests).  Logs: $MZ_LOGS/bench-{base,template,streaming}.{log,out}.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+ALL_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
+MAX_REBINDS=200
+
+usage() {
+	echo "usage: ${0##*/} [--devices LIST] [--rebinds N] [--size SIZE] [--accel auto|kvm|tcg]" >&2
+	echo "       [--results FILE] [--chart FILE] [--no-probe]   (see the header of $0)" >&2
+	exit 2
+}
+# bad REASON: a one-line argument error, exit 2.
+bad() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 2
+}
+
+devices_arg=${ALL_DEVICES// /,}
+rebinds=10
+size=4G
+accel=${MZ_ACCEL:-auto}
+results=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
+chart=
+probe=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--devices|--rebinds|--size|--accel|--results|--chart)
+		[ $# -ge 2 ] || bad "$1 needs a value"
+		case "$1" in
+		--devices) devices_arg=$2 ;;
+		--rebinds) rebinds=$2 ;;
+		--size) size=$2 ;;
+		--accel) accel=$2 ;;
+		--results) results=$2 ;;
+		--chart) chart=$2 ;;
+		esac
+		shift 2 ;;
+	--devices=*|--rebinds=*|--size=*|--accel=*|--results=*|--chart=*)
+		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	--no-probe) probe=0; shift ;;
+	-h|--help) usage ;;
+	*) bad "unknown argument '$1' (see --help)" ;;
+	esac
+done
+
+# --- validation: nothing is built or booted before this passes -------------
+
+devices=()
+IFS=, read -r -a devices <<<"$devices_arg"
+[ ${#devices[@]} -gt 0 ] || bad "--devices: empty list (known: $ALL_DEVICES)"
+pmem=0
+for d in "${devices[@]}"; do
+	case " $ALL_DEVICES " in
+	*" $d "*) ;;
+	*) bad "--devices: unknown device '$d' (known: $ALL_DEVICES)" ;;
+	esac
+	[ "$(printf '%s\n' "${devices[@]}" | grep -cx -- "$d")" -eq 1 ] ||
+		bad "--devices: '$d' is named twice"
+	[ "$d" = devprivate ] || pmem=1
+done
+
+[[ "$rebinds" =~ ^[0-9]+$ ]] || bad "--rebinds '$rebinds': not a number"
+rebinds=$((10#$rebinds))
+[ "$rebinds" -ge 1 ] || bad "--rebinds 0: the median is over the rebinds, at least 1 is needed"
+[ "$rebinds" -le "$MAX_REBINDS" ] ||
+	bad "--rebinds $rebinds: at most $MAX_REBINDS (the guest's 128 KiB kernel log must hold the devprivate lines)"
+
+[[ "$size" =~ ^([1-9][0-9]{0,6})([MGT])$ ]] ||
+	bad "--size '$size': not a size like 512M, 4G or 1T"
+case "${BASH_REMATCH[2]}" in
+M) size_mib=${BASH_REMATCH[1]} ;;
+G) size_mib=$((BASH_REMATCH[1] * 1024)) ;;
+T) size_mib=$((BASH_REMATCH[1] * 1024 * 1024)) ;;
+esac
+[ "$size_mib" -ge 256 ] || bad "--size $size: at least 256M (one namespace with its metadata and 2 MiB alignment)"
+[ $((size_mib % 128)) -eq 0 ] || bad "--size $size: not a multiple of 128M (one memory section)"
+
+case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
+
+[ -n "$results" ] || bad "--results: empty file name"
+case "$results" in */) bad "--results '$results': a directory, not a file" ;; esac
+if [ -z "$chart" ]; then chart=${results%.json}.svg; fi
+case "$chart" in
+*.svg) ;;
+*) bad "--chart '$chart': the chart is SVG, name it *.svg" ;;
+esac
+text=${results%.json}.txt
+[ "$text" != "$results" ] || text=$results.txt
+
+# Guest RAM: 1 GiB for the system plus three times the memmap of one
+# device (map=mem and device-private keep it in RAM), at least 2 GiB.
+meta_mib=$(( (size_mib + 63) / 64 ))
+mem_mib=$((1024 + 3 * meta_mib))
+mem_mib=$(( (mem_mib + 255) / 256 * 256 ))
+[ "$mem_mib" -ge 2048 ] || mem_mib=2048
+
+# Guest physical addresses: RAM, the NVDIMM, a free range as large for
+# device-private memory and QEMU's 1 GiB slack must fit the 40 address
+# bits QEMU gives a TCG CPU (the harness sets no phys-bits for KVM either).
+span_mib=$((mem_mib + 2 * size_mib + 1024))
+[ "$span_mib" -le $((1 << 20)) ] ||
+	bad "--size $size: guest RAM, NVDIMM and device-private range need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
+
+vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm-bench}
+if [ -n "${BENCH_DISKFREE_MIB:-}" ]; then
+	free_mib=$BENCH_DISKFREE_MIB
+else
+	d=$vmdir
+	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
+	free_mib=$(( $(df -Pk "$d" | awk 'NR == 2 { print $4 }') / 1024 ))
+fi
+disk_mib=$((pmem ? meta_mib + 512 : 0))
+[ "$disk_mib" -le "$free_mib" ] ||
+	bad "--size $size: the NVDIMM file's map=dev metadata needs up to $disk_mib MiB on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
+
+if [ -n "${BENCH_MEMAVAIL_MIB:-}" ]; then
+	avail_mib=$BENCH_MEMAVAIL_MIB
+else
+	avail_mib=$(( $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / 1024 ))
+fi
+ram_mib=$((mem_mib + (pmem ? meta_mib : 0) + 512))
+[ "$ram_mib" -le "$avail_mib" ] ||
+	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $((pmem ? meta_mib : 0)) MiB of NVDIMM metadata in the page cache and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
+if [ "$probe" = 1 ]; then
+	# store-probe.sh --size 2G refuses more than 75% of MemAvailable.
+	[ "$avail_mib" -ge 2731 ] ||
+		bad "the store probe needs 2 GiB within 75% of MemAvailable ($avail_mib MiB): free memory or use --no-probe"
+fi
+
+kvmdev=${MZ_KVM_DEV:-/dev/kvm}
+kvm_usable() { [ -c "$kvmdev" ] && [ -r "$kvmdev" ] && [ -w "$kvmdev" ]; }
+if [ "$accel" = kvm ] && ! kvm_usable; then
+	bad "--accel kvm: $kvmdev is missing or not read-writable"
+fi
+
+timeout=${BENCH_TIMEOUT:-$((180 + ${#devices[@]} * (rebinds + 1) * (5 + size_mib / 1024)))}
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "BENCH_TIMEOUT '$timeout': not a positive number of seconds"
+
+for t in qemu-system-x86_64:qemu-system-x86 python3:python3 sha256sum:coreutils; do
+	need_tool "${t%%:*}" "${t#*:}"
+done
+
+# --- builds -------------------------------------------------------------------
+
+start=$(date +%s)
+devlist=$(IFS=,; echo "${devices[*]}")
+info "benchmark: $devlist; $rebinds rebinds; size ${size_mib} MiB; guest RAM $mem_mib MiB; accel $accel"
+
+# Noise: other work on the host, sampled whenever none of ours runs.
+# other_qemu: QEMU processes running now (the kernel truncates the command
+# name to 15 characters).  cpu_busy: percent of all CPUs busy over 1 s.
+other_qemu() { pgrep -x 'qemu-system-x86|qemu-system-x86_64' | wc -l; }
+cpu_busy() {
+	local u n s i w q sq st t1 i1
+	read -r _ u n s i w q sq st _ </proc/stat
+	t1=$((u + n + s + i + w + q + sq + st)) i1=$((i + w))
+	sleep 1
+	read -r _ u n s i w q sq st _ </proc/stat
+	t1=$((u + n + s + i + w + q + sq + st - t1)) i1=$((i + w - i1))
+	echo $(( t1 > 0 ? (t1 - i1) * 100 / t1 : 0 ))
+}
+qemu_max=0 busy_max=0
+# sample_noise WHEN: update the maxima, warn when the host is busy.
+sample_noise() {
+	local q b
+	q=$(other_qemu) b=$(cpu_busy)
+	if [ "$q" -gt "$qemu_max" ]; then qemu_max=$q; fi
+	if [ "$b" -gt "$busy_max" ]; then busy_max=$b; fi
+	if [ "$q" -gt 0 ] || [ "$b" -ge 25 ]; then
+		warn "host busy $1: $b% of $(nproc) CPUs in use, $q other QEMU process(es): timings will be noisy"
+	fi
+}
+sample_noise "at the start"
+
+# build DESC ENV_OVERRIDE BUILD-KERNEL-ARGS...: print a build directory.
+build() {
+	local desc=$1 override=$2 dir
+	shift 2
+	if [ -n "$override" ]; then
+		info "$desc kernel: $override (from the environment)"
+		dir=$override
+	else
+		info "$desc kernel: build-kernel.sh $* (quick when already built)"
+		dir=$("$MZ_ROOT/harness/build-kernel.sh" "$@") || die "build-kernel.sh $* failed"
+	fi
+	[ -f "$dir/arch/x86/boot/bzImage" ] || die "$desc kernel: $dir/arch/x86/boot/bzImage missing"
+	[ -f "$dir/.config" ] || die "$desc kernel: $dir/.config missing"
+	(cd "$dir" && pwd)
+}
+base_build=$(build base "${BENCH_BASE_BUILD:-}" --base guest)
+patched_build=$(build patched "${BENCH_PATCHED_BUILD:-}" stream-off)
+! grep -q '^CONFIG_MEMMAP_STREAMING' "$base_build/.config" ||
+	die "base kernel $base_build has CONFIG_MEMMAP_STREAMING: it is a patched kernel"
+grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
+	die "patched kernel $patched_build lacks CONFIG_MEMMAP_STREAMING=y: it cannot stream"
+
+# initramfs NAME BUILD: print an initramfs for BUILD, remade only when its
+# inputs changed (kernel modules, the module, guest/, initramfs.sh, tools).
+initramfs() {
+	local name=$1 build=$2 ko='' out stamp ksrc t
+	local adds=()
+	if [[ " ${devices[*]} " == *" devprivate "* ]]; then
+		ko=$("$MZ_ROOT/harness/build-bench-module.sh" "$build") ||
+			die "build-bench-module.sh $build failed"
+		adds=(--add "$ko:/mz/memremap_bench.ko")
+	fi
+	out=$MZ_CACHE/bench/initramfs-$name.cpio.gz
+	mkdir -p "$MZ_CACHE/bench"
+	ksrc=${MZ_KSRC:-}
+	if [ -z "$ksrc" ] && [ -f "$build/source/tools/testing/selftests/kselftest/ktap_helpers.sh" ]; then
+		ksrc=$build/source
+	fi
+	stamp=$({
+		echo "$build $ksrc"
+		cat "$build/include/config/kernel.release"
+		(cd "$build/modroot" && find . -type f -printf '%P %s %T@\n' | LC_ALL=C sort)
+		[ -z "$ko" ] || sha256sum "$ko"
+		(cd "$MZ_ROOT" && find guest -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+		sha256sum "$MZ_ROOT/harness/initramfs.sh"
+		for t in busybox bash kmod ndctl daxctl mkfs.ext4; do
+			t=$(PATH=$PATH:/usr/sbin:/sbin command -v "$t") && sha256sum "$t"
+		done
+		true
+	} | sha256sum | cut -d' ' -f1)
+	if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
+		info "reusing $out (inputs unchanged)"
+	else
+		rm -f "$out.stamp"
+		MZ_KSRC=$ksrc "$MZ_ROOT/harness/initramfs.sh" ${adds[@]+"${adds[@]}"} "$build" "$out" >/dev/null ||
+			die "initramfs.sh failed for $build"
+		echo "$stamp" >"$out.stamp"
+	fi
+	echo "$out"
+}
+base_initrd=$(initramfs "$(basename "$base_build")" "$base_build")
+patched_initrd=$(initramfs "$(basename "$patched_build")" "$patched_build")
+
+if [ "$accel" = auto ]; then
+	accel=tcg
+	if kvm_usable; then
+		a1=$("$MZ_ROOT/harness/kvm-probe.sh" "$base_build" "$base_initrd") || a1=tcg
+		a2=$("$MZ_ROOT/harness/kvm-probe.sh" "$patched_build" "$patched_initrd") || a2=tcg
+		if [ "$a1" = kvm ] && [ "$a2" = kvm ]; then accel=kvm; fi
+	fi
+	info "accelerator: $accel"
+fi
+
+# --- the three boots ------------------------------------------------------------
+
+export MZ_VM_DIR=$vmdir
+mkdir -p "$MZ_LOGS" "$vmdir"
+nvdimms=0
+[ "$pmem" = 0 ] || nvdimms=1
+
+# boot N LABEL FILE BUILD INITRD EXPECT [APPEND]: one boot, output in
+# $MZ_LOGS/bench-FILE.out.
+boot() {
+	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 append=${7:-} b0
+	local args=(--accel "$accel" --timeout "$timeout" --nvdimms "$nvdimms"
+		--nvdimm-size "${size_mib}M" --mem "${mem_mib}M"
+		--log "$MZ_LOGS/bench-$file.log")
+	if [ -n "$append" ]; then args+=(--append "$append"); fi
+	sample_noise "before boot $n"
+	b0=$(date +%s)
+	info "boot $n/3: $label ($(basename "$build")${append:+, $append}), up to ${timeout}s"
+	"$MZ_ROOT/harness/vm.sh" "${args[@]}" "$build" "$initrd" \
+		bench "$(IFS=+; echo "${devices[*]}")" "$rebinds" "$size_mib" "$expect" \
+		>"$MZ_LOGS/bench-$file.out" || {
+		grep -a 'BENCH-ERROR' "$MZ_LOGS/bench-$file.out" >&2 || true
+		die "boot $n/3 ($label) failed; console: $MZ_LOGS/bench-$file.log, output: $MZ_LOGS/bench-$file.out"
+	}
+	info "boot $n/3: $label done in $(mz_since "$b0") s ($(grep -c '^BENCH ' "$MZ_LOGS/bench-$file.out") binds)"
+}
+boot 1 base base "$base_build" "$base_initrd" base
+boot 2 template template "$patched_build" "$patched_initrd" template memmap_streaming=off
+boot 3 template+streaming streaming "$patched_build" "$patched_initrd" template+streaming memmap_streaming=on
+
+# --- the probe and the report -------------------------------------------------
+
+report_args=()
+if [ "$probe" = 1 ]; then
+	sample_noise "before the probe"
+	pjson=$MZ_CACHE/bench/store-probe.json
+	info "running the user-space store probe (store-probe.sh --size 2G --repeat 5)"
+	"$MZ_ROOT/harness/store-probe.sh" --size 2G --repeat 5 --json "$pjson" \
+		>"$MZ_LOGS/bench-probe.out" || die "store-probe.sh failed; see $MZ_LOGS/bench-probe.out"
+	report_args+=(--probe "$pjson")
+else
+	report_args+=(--no-probe)
+fi
+
+if [ "$qemu_max" -gt 0 ] || [ "$busy_max" -ge 25 ]; then
+	report_args+=(--fact "busy=the host was busy: up to $busy_max% of its $(nproc) CPUs in use by others and $qemu_max other QEMU process(es) when sampled between boots")
+fi
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+"$MZ_ROOT/harness/bench-report.py" \
+	--run "base=$MZ_LOGS/bench-base.out" \
+	--run "template=$MZ_LOGS/bench-template.out" \
+	--run "template+streaming=$MZ_LOGS/bench-streaming.out" \
+	--devices "$devlist" --rebinds "$rebinds" --accel "$accel" \
+	--fact "cpu_model=${cpu_model:-$(uname -m)}" --fact "host_kernel=$(uname -r)" \
+	--fact "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" --fact "wall_s=$(mz_since "$start")" \
+	--fact "size=${size_mib}M" --fact "nvdimm_bytes=$((size_mib << 20))" \
+	--fact "devprivate_bytes=$((size_mib << 20))" --fact "guest_ram_bytes=$((mem_mib << 20))" \
+	--fact "nproc=$(nproc)" --fact "other_busy_pct_max=$busy_max" --fact "other_qemu_max=$qemu_max" \
+	--kernel "base=$base_build" --kernel "patched=$patched_build" \
+	"${report_args[@]}" --json "$results" --svg "$chart" --text "$text" ||
+	die "bench-report.py failed on $MZ_LOGS/bench-*.out"
+info "results: $results; chart: $chart; table: $text; wall time $(mz_since "$start") s"
