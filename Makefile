@@ -9,7 +9,7 @@ SHELL := /bin/bash
 H := harness
 VARIANT ?= stream-off
 
-.PHONY: bench check check-quick deps fetch tree export check-mirror kernel \
+.PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
 	base-kernel smoke shell probe help
 
 help:
@@ -23,6 +23,18 @@ check:
 
 check-quick:
 	MZ_CHECK_QUICK=1 $(H)/check.sh
+
+# The selftest matrix alone (part of make check).
+matrix: deps
+	$(H)/matrix.sh $(MATRIX_ARGS)
+
+# The debug kernel (KASAN, DEBUG_VM, lockdep): slow under TCG, so not in CI.
+check-debug: deps
+	$(H)/matrix.sh --variants debug --params none,on --timeout 2400 $(MATRIX_ARGS)
+
+# Maintainer checks on the series: checkpatch, per-patch builds, sparse, arm64.
+check-series: deps
+	$(H)/check-series.sh $(SERIES_CHECK)
 
 deps:
 	$(H)/deps.sh

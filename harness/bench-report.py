@@ -412,6 +412,7 @@ def main():
         for k in ("nproc", "other_busy_pct_max", "other_qemu_max", "busy"):
             if k in doc:
                 host[k] = doc.pop(k)
+        doc["host"] = host
         sizes = {}
         for k in ("nvdimm_bytes", "devprivate_bytes", "guest_ram_bytes"):
             if k in doc:

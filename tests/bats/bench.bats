@@ -228,3 +228,13 @@ EOF
 	[[ "$output" == *"not run (--no-probe)"* ]]
 	pyjson "$T/n.json" 'assert d["probe"] is None'
 }
+
+@test "bench-report.py: a busy host is reported in the table and the JSON" {
+	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg \
+		--fact "busy=the host was busy: up to 90% of its 2 CPUs" --fact other_qemu_max=1 \
+		--fact nproc=2 --json "$T/r.json"
+	[[ "$output" == *"WARNING: the host was busy: up to 90% of its 2 CPUs: timings are noisy."* ]]
+	pyjson "$T/r.json" 'assert d["host"] == {"nproc": 2, "other_qemu_max": 1, "busy": "the host was busy: up to 90% of its 2 CPUs"}, d["host"]'
+	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg
+	[[ "$output" != *"WARNING"* ]]
+}
