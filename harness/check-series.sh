@@ -3,7 +3,7 @@
 #
 # check-series.sh: the checks a maintainer runs on the series itself.
 #
-#   check-series.sh [checkpatch|bisect|sparse|arm64|all]   (default: all)
+#   check-series.sh [checkpatch|bisect|sparse|arm64|nozd|all]   (default: all)
 #
 #   checkpatch  scripts/checkpatch.pl --strict on every patch: no output
 #   bisect      every patch builds on its own with the stream-off config
@@ -12,6 +12,7 @@
 #               no new sparse warnings
 #   arm64       the objects the series touches compile for arm64 (Debian's
 #               cross gcc) through the generic memcpy_streaming() fallback
+#   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
 #
 # Uses the tree made by harness/tree.sh; builds go to $MZ_CACHE/build/check-*.
 set -euo pipefail
@@ -19,10 +20,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
-case "$what" in checkpatch|bisect|sparse|arm64|all) ;; *)
-	echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|all]" >&2; exit 2 ;;
+case "$what" in checkpatch|bisect|sparse|arm64|nozd|all) ;; *)
+	echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|all]" >&2; exit 2 ;;
 esac
-[ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|all]" >&2; exit 2; }
+[ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|all]" >&2; exit 2; }
 
 tree=$("$MZ_ROOT/harness/tree.sh" apply)
 g() { git -C "$tree" "$@"; }
@@ -133,10 +134,26 @@ arm64() {
 	info "arm64: ${objs[*]} build without warnings"
 }
 
+nozd() {
+	local wt out objs=(drivers/nvdimm/namespace_devs.o drivers/nvdimm/pmem.o mm/mm_init.o)
+	wt=$(worktree)
+	out=$MZ_CACHE/build/check-nozd
+	mkdir -p "$out"
+	git -C "$wt" checkout -q --detach series
+	(cd "$wt" && KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
+		"$MZ_ROOT/Kconfig.fragments/nozd-objects.config" >"$MZ_LOGS/check-nozd.log" 2>&1)
+	"$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
+		"$MZ_ROOT/Kconfig.fragments/nozd-objects.config" || die "!ZONE_DEVICE config lost options"
+	make -C "$wt" O="$out" CC="$cc" -j"$jobs" W=1 "${objs[@]}" >>"$MZ_LOGS/check-nozd.log" 2>&1 ||
+		die "!CONFIG_ZONE_DEVICE build of the touched objects failed; see $MZ_LOGS/check-nozd.log"
+	info "!CONFIG_ZONE_DEVICE: ${objs[*]} build"
+}
+
 case "$what" in
 checkpatch) checkpatch ;;
+nozd) nozd ;;
 bisect) bisect ;;
 sparse) sparse_check ;;
 arm64) arm64 ;;
-all) checkpatch; bisect; sparse_check; arm64 ;;
+all) checkpatch; bisect; sparse_check; arm64; nozd ;;
 esac
