@@ -268,8 +268,8 @@ def svg_chart(doc):
     results = doc["results"]
     accel = doc.get("accel", "?")
     size = human_bytes(doc["sizes"]["nvdimm_bytes"]) if doc.get("sizes", {}).get("nvdimm_bytes") else "?"
-    width, height = 760, 440
-    left, right, top, bottom = 70, 20, 78, 92
+    width, height = 760, 456
+    left, right, top, bottom = 70, 20, 78, 108
     pw, ph = width - left - right, height - top - bottom
     vals = [find(results, d, b, "memmap_init_ns")["max"] / 1e6 for d in devices for b in BACKENDS]
     step = nice_step(max(vals + [1e-6]) * 1.08)
@@ -339,8 +339,11 @@ def svg_chart(doc):
     hz = doc.get("kernels", {}).get("base", {}).get("hz")
     res = f"{1000 / hz:g} ms steps" if hz else "jiffy steps"
     notes = [f"base: pr_debug, counts jiffies ({res}); patched: tracepoint duration_ns (ktime)",
-             f"kernel {doc.get('kernels', {}).get('base', {}).get('release', '?')}, "
-             f"{doc.get('cpu_model', '?')}, {doc.get('date', '')}"]
+             "; ".join(x for x in (
+                 f"kernel {doc.get('kernels', {}).get('base', {}).get('release') or '?'}",
+                 doc.get("cpu_model"), doc.get("date")) if x)]
+    if doc.get("host", {}).get("busy"):
+        notes.append("host busy with other work during the run: noisy timings")
     for k, n in enumerate(notes):
         s.append(f'<text x="{left}" y="{top + ph + 46 + 16 * k}" fill="#444" '
                  f'font-size="11">{escape(n)}</text>')

@@ -50,11 +50,6 @@ set -euo pipefail
 ALL_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
 MAX_REBINDS=200
 
-usage() {
-	echo "usage: ${0##*/} [--devices LIST] [--rebinds N] [--size SIZE] [--accel auto|kvm|tcg]" >&2
-	echo "       [--results FILE] [--chart FILE] [--no-probe]   (see the header of $0)" >&2
-	exit 2
-}
 # bad REASON: a one-line argument error, exit 2.
 bad() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
@@ -84,7 +79,10 @@ while [ $# -gt 0 ]; do
 	--devices=*|--rebinds=*|--size=*|--accel=*|--results=*|--chart=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
-	-h|--help) usage ;;
+	-h|--help)
+		# The header comment, without the SPDX line.
+		sed -n '4,/^set -euo/{/^#/{s/^# \{0,1\}//;p}}' "$0"
+		exit 0 ;;
 	*) bad "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -193,9 +191,9 @@ devlist=$(IFS=,; echo "${devices[*]}")
 info "benchmark: $devlist; $rebinds rebinds; size ${size_mib} MiB; guest RAM $mem_mib MiB; accel $accel"
 
 # Noise: other work on the host, sampled whenever none of ours runs.
-# other_qemu: QEMU processes running now (the kernel truncates the command
-# name to 15 characters).  cpu_busy: percent of all CPUs busy over 1 s.
-other_qemu() { pgrep -x 'qemu-system-x86|qemu-system-x86_64' | wc -l; }
+# other_qemu: QEMU processes running now (qemu-system-x86_64: the kernel
+# keeps 15 characters of the command name).  cpu_busy: percent of all CPUs busy over 1 s.
+other_qemu() { pgrep -x qemu-system-x86 | wc -l; }
 cpu_busy() {
 	local u n s i w q sq st t1 i1
 	read -r _ u n s i w q sq st _ </proc/stat
@@ -259,7 +257,8 @@ initramfs() {
 	stamp=$({
 		echo "$build $ksrc"
 		cat "$build/include/config/kernel.release"
-		(cd "$build/modroot" && find . -type f -printf '%P %s %T@\n' | LC_ALL=C sort)
+		# By content: build-kernel.sh reinstalls modroot on every call.
+		(cd "$build/modroot" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 		[ -z "$ko" ] || sha256sum "$ko"
 		(cd "$MZ_ROOT" && find guest -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 		sha256sum "$MZ_ROOT/harness/initramfs.sh"

@@ -108,6 +108,12 @@ pyjson() {
 	[[ "$stderr" == *"store probe"*"--no-probe"* ]]
 }
 
+@test "bench.sh: --help prints the options and exits 0" {
+	run -0 "$H/bench.sh" --help
+	[[ "$output" == *"--devices LIST"*"--rebinds N"*"--size SIZE"*"--no-probe"* ]]
+	[[ "$output" != *SPDX* ]]
+}
+
 @test "bench.sh: other argument errors" {
 	bench_bad --accel xen
 	bench_bad --chart out.png
