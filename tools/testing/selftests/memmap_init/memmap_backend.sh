@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The backend memmap_init_zone_device() uses for each memory type and
+# request, as its memmap:memmap_init_zone_device trace event reports it for
+# that very bind, must be the one the precedence rules give (memmap_lib.sh):
+#
+#   fsdax map=dev, fsdax map=mem, devdax align=4K, devdax align=2M
+#     namespace request default, on, off; then with page_ref_set enabled
+#   device-private (test_hmm)
+#     module parameter default, on, off; then with page_ref_set enabled
+
+# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+mi_init
+mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_load_config ||
+	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
+have_ns=1
+mi_ns_init || have_ns=0
+have_hmm=1
+mi_hmm_init || have_hmm=0
+streaming=1
+mi_config MEMMAP_STREAMING || streaming=0
+
+mi_cleanup_hook() {
+	[ "$have_hmm" = 0 ] || mi_hmm_unload
+	[ "$have_ns" = 0 ] || mi_ns_reset
+}
+
+ktap_print_header
+ktap_set_plan $(((${#MI_NS_TYPES[@]} + 1) * (${#MI_REQUESTS[@]} + 1)))
+read -r policy source < <(mi_expected_policy)
+ktap_print_msg "policy $policy ($source)"
+
+# The results of one memory type, for those that cannot run.
+REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled")
+
+# check NAME REQUEST TYPE ALTMAP COUNT BIND...: run BIND (which binds with
+# REQUEST), then check the events it caused.
+check() {
+	local name=$1 req=$2 type=$3 altmap=$4 count=$5 want desc events
+	shift 5
+	want=$(mi_expected_backend "$req" "$altmap")
+	desc="$name, request $req${MI_PAGEREF:+, page_ref_set enabled}: backend $want"
+	if [ "$req" = on ] && [ "$streaming" = 0 ]; then
+		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+		return
+	fi
+	if ! "$@" "$req"; then
+		mi_result "$desc" 1 "binding failed"
+		return
+	fi
+	events=$(mi_trace_wait "${count#-}")
+	mi_check_events "$events" "$count" "$type" "$altmap" "$want"
+	mi_result "$desc" $?
+}
+
+# pageref NAME TYPE ALTMAP COUNT BIND...: page_ref_set forces the slow
+# path even for the request that would stream.
+pageref() {
+	local name=$1 req=on
+	[ "$streaming" = 1 ] || req=default
+	if ! mi_pageref_available; then
+		mi_skip "$name, page_ref_set enabled: backend slow" \
+			"no page_ref_set tracepoint (CONFIG_DEBUG_PAGE_REF)"
+		return
+	fi
+	if ! mi_pageref_on; then
+		mi_result "$name, page_ref_set enabled: backend slow" 1 "cannot enable page_ref_set"
+		return
+	fi
+	check "$name" "$req" "${@:2}"
+	mi_pageref_off
+}
+
+for t in "${MI_NS_TYPES[@]}"; do
+	IFS='|' read -r name opts type altmap <<<"$t"
+	if [ "$have_ns" = 0 ]; then
+		for req in "${REQ_LABELS[@]}"; do
+			mi_skip "$name, $req" "$MI_NS_WHY"
+		done
+		continue
+	fi
+	# shellcheck disable=SC2086 # opts holds several options
+	if ! mi_ns_reconfig $opts; then
+		for req in "${REQ_LABELS[@]}"; do
+			mi_result "$name, $req" 1 "cannot configure $MI_NS: $opts"
+		done
+		continue
+	fi
+	for req in "${MI_REQUESTS[@]}"; do
+		check "$name" "$req" "$type" "$altmap" 1 mi_ns_rebind
+	done
+	pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
+done
+[ "$have_ns" = 0 ] || mi_ns_reset
+
+# test_hmm maps one device-private chunk per mirror device at load.
+name="device-private (test_hmm)"
+if [ "$have_hmm" = 0 ]; then
+	for req in "${REQ_LABELS[@]}"; do
+		mi_skip "$name, $req" "$MI_HMM_WHY"
+	done
+else
+	for req in "${MI_REQUESTS[@]}"; do
+		check "$name" "$req" private 0 -1 mi_hmm_load
+	done
+	pageref "$name" private 0 -1 mi_hmm_load
+	mi_hmm_unload
+fi
+
+mi_finished

@@ -1,0 +1,265 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The controls of streaming memmap initialization:
+#  - /sys/kernel/mm/memmap_streaming shows the policy that memmap_streaming=
+#    or the build default selects, and the boot log says where it came from;
+#  - the memmap_streaming attribute of an NVDIMM namespace accepts default,
+#    on and off, with or without a newline, and rejects anything else, "on"
+#    without CONFIG_MEMMAP_STREAMING and every write while the namespace or
+#    its fsdax/devdax device is enabled, leaving the request unchanged;
+#  - the request survives reconfiguring the namespace;
+#  - test_hmm rejects a bad memmap_streaming= parameter.
+
+# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+mi_init
+[ -f "$MI_POLICY_ATTR" ] ||
+	mi_skip_all "$MI_POLICY_ATTR missing: kernel without streaming memmap init"
+have_config=1
+mi_load_config || have_config=0
+have_ns=1
+mi_ns_init || have_ns=0
+have_hmm=1
+mi_hmm_init || have_hmm=0
+
+mi_cleanup_hook() {
+	[ "$have_hmm" = 0 ] || mi_hmm_unload
+	[ "$have_ns" = 0 ] || mi_ns_reset
+}
+
+ktap_print_header
+ktap_set_plan 25
+
+# --------------------------------------------------------------- policy
+
+policy_re='^(\[off\] altmap on|off \[altmap\] on|off altmap \[on\])$'
+val=$(cat "$MI_POLICY_ATTR")
+ktap_print_msg "$MI_POLICY_ATTR: $val"
+[[ "$val" =~ $policy_re ]]
+mi_result "policy attribute lists off altmap on, one in brackets" $? "got '$val'"
+
+out=$("$MI_WRITE" "$MI_POLICY_ATTR" on)
+[ "$out" != ok ] && [ "$(cat "$MI_POLICY_ATTR")" = "$val" ]
+mi_result "policy attribute rejects writes" $? "writing 'on' gave $out"
+
+if [ "$have_config" = 1 ]; then
+	read -r want_policy want_source < <(mi_expected_policy)
+	ktap_print_msg "command line: $(tr -d '\n' </proc/cmdline)"
+	got=$(mi_bracketed "$MI_POLICY_ATTR")
+	[ "$got" = "$want_policy" ]
+	mi_result "effective policy is $want_policy ($want_source)" $? "got '$got'"
+else
+	mi_skip "effective policy matches command line and build default" \
+		"kernel configuration unknown (no /proc/config.gz)"
+fi
+
+log=$(dmesg)
+if [ "$have_config" = 0 ]; then
+	mi_skip "boot log names the policy and its source" "kernel configuration unknown"
+	mi_skip "boot log warns about each memmap_streaming= value it ignores" \
+		"kernel configuration unknown"
+elif ! grep -q 'Linux version' <<<"$log"; then
+	why="the kernel log no longer holds the boot messages"
+	mi_skip "boot log names the policy and its source" "$why"
+	mi_skip "boot log warns about each memmap_streaming= value it ignores" "$why"
+else
+	want="memmap_streaming: policy $want_policy ($want_source)"
+	lines=$(grep -F 'memmap_streaming: policy' <<<"$log")
+	[ -n "$lines" ] && ktap_print_msg "boot log: $lines"
+	[ "$(grep -c . <<<"$lines")" -eq 1 ] && grep -qF "$want" <<<"$lines"
+	mi_result "boot log names the policy and its source" $? "want one line '$want'"
+
+	# One warning per value the kernel did not take.
+	nbad=0
+	if mi_config MEMMAP_STREAMING; then
+		while IFS= read -r v; do
+			case "$v" in off|altmap|on) ;; *) nbad=$((nbad + 1)) ;; esac
+		done < <(mi_cmdline_values)
+		warn='memmap_streaming=.* not understood'
+	else
+		nbad=$(mi_cmdline_values | wc -l)
+		warn='memmap_streaming= ignored: kernel built without CONFIG_MEMMAP_STREAMING'
+	fi
+	n=$(grep -c "$warn" <<<"$log")
+	grep "$warn" <<<"$log" | mi_indent
+	[ "$n" -eq "$nbad" ]
+	mi_result "boot log warns about each memmap_streaming= value it ignores" $? \
+		"want $nbad warning(s) '$warn', got $n"
+fi
+
+# --------------------------------------------------------------- namespace
+
+ns_tests=(
+	"namespace attribute lists default on off, one in brackets"
+	"namespace accepts 'default\\n'" "namespace accepts 'default'"
+	"namespace accepts 'on\\n'" "namespace accepts 'on'"
+	"namespace accepts 'off\\n'" "namespace accepts 'off'"
+	"namespace rejects an unknown word with EINVAL, request unchanged"
+	"namespace rejects an empty line with EINVAL, request unchanged"
+	"namespace ignores a zero-length write (sysfs never calls store), request unchanged"
+	"namespace rejects a 4 KiB write with EINVAL, request unchanged"
+	"namespace rejects 'on' with EOPNOTSUPP without CONFIG_MEMMAP_STREAMING"
+	"namespace rejects writes with EBUSY while enabled in raw mode, request unchanged"
+	"namespace rejects writes with EBUSY while enabled in fsdax mode, request unchanged"
+	"namespace rejects writes with EBUSY while enabled in devdax mode, request unchanged"
+	"namespace request survives ndctl create-namespace -f -e"
+	"namespace request survives daxctl reconfigure-device and disable/enable-device"
+)
+
+# reject DESC WANT ARGS...: "memmap_write ARGS" reports WANT (an errno
+# name, or ok) and leaves the request as it was.
+reject() {
+	local desc=$1 want=$2 before out after
+	shift 2
+	before=$(mi_ns_request)
+	out=$("$MI_WRITE" "$@")
+	after=$(mi_ns_request)
+	[ "$out" = "$want" ] && [ "$after" = "$before" ]
+	mi_result "$desc" $? \
+		"wanted $want with the request left at '$before'; got $out, request '$after'"
+}
+
+# busy DESC: every write fails with EBUSY while the namespace is enabled.
+busy() {
+	local desc=$1 before out after v ok=0
+	before=$(mi_ns_request)
+	for v in default on off; do
+		out=$("$MI_WRITE" "$MI_NS_ATTR" "$v")
+		after=$(mi_ns_request)
+		if [ "$out" != EBUSY ] || [ "$after" != "$before" ]; then
+			ktap_print_msg "$desc: writing '$v' gave $out," \
+				"request '$after' (was '$before')"
+			ok=1
+		fi
+	done
+	mi_result "$desc" $ok
+}
+
+if [ "$have_ns" = 0 ]; then
+	for t in "${ns_tests[@]}"; do mi_skip "$t" "$MI_NS_WHY"; done
+else
+	ktap_print_msg "using $MI_NS"
+	mi_ns_disable
+	val=$(cat "$MI_NS_ATTR")
+	ktap_print_msg "$MI_NS_ATTR: $val"
+	[[ "$val" =~ $MI_NS_ATTR_RE ]]
+	mi_result "${ns_tests[0]}" $? "got '$val'"
+
+	streaming=1
+	[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+	for v in default on off; do
+		for nl in $'\n' ''; do
+			desc="namespace accepts '$v${nl:+\\n}'"
+			if [ "$v" = on ] && [ "$streaming" = 0 ]; then
+				mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+				continue
+			fi
+			# Start from another value, so that the write must change it.
+			other=off
+			[ "$v" != off ] || other=default
+			"$MI_WRITE" "$MI_NS_ATTR" "$other" >/dev/null
+			out=$("$MI_WRITE" "$MI_NS_ATTR" "$v$nl")
+			got=$(mi_ns_request)
+			[ "$out" = ok ] && [ "$got" = "$v" ]
+			mi_result "$desc" $? "write gave $out, request reads '$got'"
+		done
+	done
+
+	"$MI_WRITE" "$MI_NS_ATTR" off >/dev/null
+	reject "${ns_tests[7]}" EINVAL "$MI_NS_ATTR" bogus
+	reject "${ns_tests[8]}" EINVAL "$MI_NS_ATTR" $'\n'
+	# sysfs_kf_write() returns 0 for a zero-length write without calling
+	# the attribute's store method.
+	reject "${ns_tests[9]}" ok -e "$MI_NS_ATTR"
+	reject "${ns_tests[10]}" EINVAL -s 4096 "$MI_NS_ATTR"
+	if [ "$streaming" = 1 ]; then
+		mi_skip "${ns_tests[11]}" "kernel built with CONFIG_MEMMAP_STREAMING"
+	else
+		reject "${ns_tests[11]}" EOPNOTSUPP "$MI_NS_ATTR" on
+	fi
+
+	# Enabled in raw mode: the namespace itself has a driver.
+	mi_ns_enable
+	busy "${ns_tests[12]}"
+	# fsdax: the pfn device claiming it has a driver.
+	mi_ns_reconfig --mode=fsdax --map=dev
+	busy "${ns_tests[13]}"
+	mi_ns_reconfig --mode=devdax --map=dev --align=2M
+	busy "${ns_tests[14]}"
+
+	# The request belongs to the namespace, not to its current claim.
+	req=off
+	[ "$streaming" = 0 ] || req=on
+	mi_ns_disable && mi_ns_set $req
+	mi_ns_reconfig --mode=fsdax --map=dev &&
+		mi_ns_reconfig --mode=devdax --map=dev --align=2M
+	got=$(mi_ns_request)
+	[ "$got" = "$req" ]
+	mi_result "${ns_tests[15]}" $? "set '$req', reads '$got' after two reconfigurations"
+
+	dax=$(mi_ns_dev chardev)
+	if ! command -v daxctl >/dev/null; then
+		mi_skip "${ns_tests[16]}" "daxctl not installed"
+	elif [ -z "$dax" ]; then
+		mi_result "${ns_tests[16]}" 1 "no device-dax device on $MI_NS"
+	else
+		rc=0
+		for op in "reconfigure-device --mode=devdax --force" \
+			disable-device enable-device; do
+			# shellcheck disable=SC2086 # op holds the command and its options
+			daxctl $op "$dax" >"$MI_TMP/daxctl.out" 2>&1 || {
+				ktap_print_msg "'daxctl $op $dax' failed:"
+				mi_indent <"$MI_TMP/daxctl.out"
+				rc=1
+			}
+		done
+		got=$(mi_ns_request)
+		[ "$rc" -eq 0 ] && [ "$got" = "$req" ]
+		mi_result "${ns_tests[16]}" $? \
+			"daxctl status $rc, request reads '$got', want '$req'"
+	fi
+	mi_ns_reset
+fi
+
+# --------------------------------------------------------------- test_hmm
+
+hmm_tests=(
+	"test_hmm rejects memmap_streaming=bogus"
+	"test_hmm shows its memmap_streaming parameter"
+	"test_hmm rejects memmap_streaming=on without CONFIG_MEMMAP_STREAMING"
+)
+if [ "$have_hmm" = 0 ]; then
+	for t in "${hmm_tests[@]}"; do mi_skip "$t" "$MI_HMM_WHY"; done
+else
+	mi_hmm_unload
+	! modprobe test_hmm memmap_streaming=bogus >"$MI_TMP/out" 2>&1 &&
+		! grep -q '^test_hmm ' /proc/modules
+	mi_result "${hmm_tests[0]}" $? "modprobe succeeded or left the module loaded"
+	mi_indent <"$MI_TMP/out"
+	mi_hmm_unload
+
+	val=
+	if modprobe test_hmm memmap_streaming=off >"$MI_TMP/out" 2>&1; then
+		val=$(cat /sys/module/test_hmm/parameters/memmap_streaming 2>/dev/null)
+	fi
+	mi_indent <"$MI_TMP/out"
+	[ "$val" = "default on [off]" ]
+	mi_result "${hmm_tests[1]}" $? \
+		"parameter reads '$val' after loading with memmap_streaming=off"
+	mi_hmm_unload
+
+	if [ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING; then
+		mi_skip "${hmm_tests[2]}" \
+			"kernel built with CONFIG_MEMMAP_STREAMING or configuration unknown"
+	else
+		! modprobe test_hmm memmap_streaming=on >"$MI_TMP/out" 2>&1 &&
+			! grep -q '^test_hmm ' /proc/modules
+		mi_result "${hmm_tests[2]}" $? "modprobe succeeded"
+		mi_hmm_unload
+	fi
+fi
+
+mi_finished

@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Data on the NVDIMM survives rebinding under every backend:
+#  - fsdax map=dev: ext4 mounted with -o dax holds a file written through a
+#    MAP_SYNC mapping (so through the ZONE_DEVICE pages) and one written
+#    with write(); after each rebind (request off, on, default, then with
+#    page_ref_set enabled for the slow path) both read back identical,
+#    again through a MAP_SYNC mapping;
+#  - devdax align=2M and align=4K: a pattern written through a mapping of
+#    the device-dax device at its start and end reads back identical after
+#    each rebind, and for 2M after a daxctl disable-device/enable-device
+#    round trip, which rebinds device_dax alone.
+# Reconfiguring the namespace to another mode is not meant to keep data and
+# is not tested here.  Where the trace event is available each rebind must
+# also have used the backend its request asks for.
+
+# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+mi_init
+mi_ns_init || mi_skip_all "$MI_NS_WHY"
+[ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
+have_config=1
+mi_load_config || have_config=0
+have_trace=0
+if [ "$have_config" = 1 ] && mi_trace_init; then
+	have_trace=1
+else
+	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
+fi
+streaming=1
+[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+have_pageref=0
+[ "$have_trace" = 0 ] || ! mi_pageref_available || have_pageref=1
+
+MNT=$MI_TMP/mnt
+mkdir -p "$MNT"
+mi_cleanup_hook() {
+	umount "$MNT" 2>/dev/null
+	mi_ns_reset
+}
+
+ktap_print_header
+ktap_set_plan 15
+
+SEED=$RANDOM$RANDOM
+
+# rebind NAME TYPE ALTMAP REQUEST: rebind the namespace with REQUEST and
+# check the backend the bind used.
+rebind() {
+	local name=$1 type=$2 altmap=$3 req=$4 want events
+	mi_ns_rebind "$req" || return 1
+	[ "$have_trace" = 1 ] || return 0
+	want=$(mi_expected_backend "$req" "$altmap")
+	events=$(mi_trace_wait 1)
+	mi_check_events "$events" 1 "$type" "$altmap" "$want" >"$MI_TMP/events" && return 0
+	cat "$MI_TMP/events"
+	ktap_print_msg "$name: the bind did not use the $want backend"
+	return 1
+}
+
+# each_rebind NAME TYPE ALTMAP VERIFY: one result per rebind: request off,
+# on, default, then the slow path if SLOW is set.
+each_rebind() {
+	local name=$1 type=$2 altmap=$3 verify=$4 req slow=${SLOW:-0} desc rc
+	for req in off on default slow; do
+		[ "$req" != slow ] || [ "$slow" = 1 ] || continue
+		desc="$name: data intact after rebind, request $req"
+		[ "$req" != slow ] ||
+			desc="$name: data intact after rebind with page_ref_set enabled (slow path)"
+		if [ "$req" = on ] && [ "$streaming" = 0 ]; then
+			mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+			continue
+		fi
+		if [ "$req" = slow ] && [ "$have_pageref" = 0 ]; then
+			mi_skip "$desc" "no page_ref_set tracepoint or trace event"
+			continue
+		fi
+		if [ "$req" = slow ]; then
+			if ! mi_pageref_on; then
+				mi_result "$desc" 1 "cannot enable page_ref_set"
+				continue
+			fi
+			req=on
+			[ "$streaming" = 1 ] || req=default
+		fi
+		rebind "$name" "$type" "$altmap" "$req" && "$verify"
+		rc=$?
+		mi_pageref_off
+		mi_result "$desc" $rc
+	done
+}
+
+# results FROM TO DESC skip|fail WHY: the results FROM..TO-1 of a group
+# that cannot run.
+results() {
+	local i
+	for ((i = $1; i < $2; i++)); do
+		if [ "$4" = skip ]; then
+			mi_skip "$3 $i" "$5"
+		else
+			mi_result "$3 $i" 1 "$5"
+		fi
+	done
+}
+
+# ------------------------------------------------------------ fsdax + ext4
+
+fsdax_tests=5
+pmem=
+
+fs_mount() {
+	pmem=$(mi_ns_dev blockdev)
+	[ -n "$pmem" ] || { ktap_print_msg "no block device on $MI_NS"; return 1; }
+	mount -t ext4 -o dax "/dev/$pmem" "$MNT" 2>&1 | mi_indent
+	if ! grep -q " $MNT " /proc/mounts; then
+		ktap_print_msg "cannot mount /dev/$pmem -o dax"
+		return 1
+	fi
+}
+
+fs_verify() {
+	local rc=0 sum
+	fs_mount || return 1
+	if ! "$MI_PATTERN" check -S "$MNT/mapped" 0 8M "$SEED" >"$MI_TMP/pattern.out" 2>&1; then
+		ktap_print_msg "the file written through a MAP_SYNC mapping differs:"
+		mi_indent <"$MI_TMP/pattern.out"
+		rc=1
+	fi
+	sum=$(sha256sum <"$MNT/written" | cut -d' ' -f1)
+	if [ "$sum" != "$fs_sum" ]; then
+		ktap_print_msg "the file written with write() has sha256 $sum, want $fs_sum"
+		rc=1
+	fi
+	umount "$MNT" || rc=1
+	return "$rc"
+}
+
+if ! command -v mkfs.ext4 >/dev/null; then
+	results 0 $fsdax_tests "fsdax: ext4 -o dax data test" skip "mkfs.ext4 not installed"
+elif ! mi_ns_reconfig --mode=fsdax --map=dev; then
+	results 0 $fsdax_tests "fsdax: ext4 -o dax data test" fail "cannot configure fsdax"
+else
+	rc=0
+	pmem=$(mi_ns_dev blockdev)
+	if ! mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=1,lazy_journal_init=1 \
+		"/dev/$pmem" >"$MI_TMP/mkfs.out" 2>&1; then
+		mi_indent <"$MI_TMP/mkfs.out"
+		rc=1
+	fi
+	[ "$rc" -ne 0 ] || fs_mount || rc=1
+	if [ "$rc" -eq 0 ]; then
+		"$MI_PATTERN" fill -S "$MNT/mapped" 0 8M "$SEED" >/dev/null &&
+			dd if=/dev/urandom of="$MNT/written" bs=1M count=4 2>/dev/null &&
+			sync || rc=1
+		fs_sum=$(sha256sum <"$MNT/written" | cut -d' ' -f1)
+		umount "$MNT" || rc=1
+	fi
+	mi_result "fsdax: files written on ext4 -o dax (MAP_SYNC mapping and write())" $rc
+	if [ "$rc" -ne 0 ]; then
+		results 1 $fsdax_tests "fsdax: ext4 -o dax data test" fail "no data written"
+	else
+		SLOW=1 each_rebind "fsdax map=dev" fs_dax 1 fs_verify
+	fi
+fi
+
+# ------------------------------------------------------------ devdax
+
+# The pattern covers the first 8 MiB and the last 4 MiB of the device.
+dax_regions() {
+	local dax size
+	dax=$(mi_ns_dev chardev)
+	if [ -z "$dax" ] || [ ! -c "/dev/$dax" ]; then
+		ktap_print_msg "no device-dax device on $MI_NS"
+		return 1
+	fi
+	size=$(cat "/sys/bus/dax/devices/$dax/size")
+	echo "/dev/$dax 0 $((8 << 20))"
+	echo "/dev/$dax $((size - (4 << 20))) $((4 << 20))"
+}
+
+# dax_pattern_all fill|check
+dax_pattern_all() {
+	local dev off len rc=0 regions
+	regions=$(dax_regions) || return 1
+	while read -r dev off len; do
+		"$MI_PATTERN" "$1" "$dev" "$off" "$len" "$SEED" >"$MI_TMP/pattern.out" 2>&1 || {
+			ktap_print_msg "$1 $dev at $off, $len bytes:"
+			mi_indent <"$MI_TMP/pattern.out"
+			rc=1
+		}
+	done <<<"$regions"
+	return "$rc"
+}
+
+dax_verify() {
+	dax_pattern_all check
+}
+
+for align in 2M 4K; do
+	name="devdax align=$align"
+	n=4
+	[ "$align" = 4K ] || n=6
+	if ! mi_ns_reconfig --mode=devdax --map=dev --align=$align; then
+		results 0 $n "$name: data test" fail "cannot configure devdax"
+		continue
+	fi
+	dax_pattern_all fill
+	rc=$?
+	mi_result "$name: pattern written through a device-dax mapping" $rc
+	if [ "$rc" -ne 0 ]; then
+		results 1 $n "$name: data test" fail "no pattern written"
+		continue
+	fi
+	SLOW=$([ "$align" = 2M ] && echo 1 || echo 0) each_rebind "$name" generic 1 dax_verify
+	[ "$align" = 2M ] || continue
+
+	# daxctl round trip: unbind and rebind device_dax alone, which maps
+	# the device-dax range again with the request dax_pmem copied.
+	desc="$name: data intact after daxctl disable-device/enable-device"
+	dax=$(mi_ns_dev chardev)
+	if ! command -v daxctl >/dev/null; then
+		mi_skip "$desc" "daxctl not installed"
+		continue
+	fi
+	[ "$have_trace" = 0 ] || mi_trace_clear
+	rc=0
+	for op in disable-device enable-device; do
+		if ! daxctl "$op" "$dax" >"$MI_TMP/daxctl.out" 2>&1; then
+			ktap_print_msg "'daxctl $op $dax' failed:"
+			mi_indent <"$MI_TMP/daxctl.out"
+			rc=1
+		fi
+	done
+	if [ "$rc" -eq 0 ] && [ "$have_trace" = 1 ]; then
+		mi_check_events "$(mi_trace_wait 1)" 1 generic 1 \
+			"$(mi_expected_backend "$(mi_ns_request)" 1)" || rc=1
+	fi
+	[ "$rc" -eq 0 ] && dax_verify
+	mi_result "$desc" $?
+done
+
+mi_finished

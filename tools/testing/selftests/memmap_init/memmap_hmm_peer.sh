@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the mm selftests' hmm-tests, which exercise device-private memory
+# through test_hmm, once per backend of the device-private memmap: test_hmm
+# loaded with memmap_streaming=default, on and off.  One result per run.
+#
+# hmm-tests takes a while (about 40 s per run under QEMU TCG), so this is
+# opt in: set MEMMAP_INIT_HMM=1 to run all three, or to a comma-separated
+# list of requests (e.g. MEMMAP_INIT_HMM=on) to run only those.  The
+# binary is looked for next to this script, then in ../mm.
+
+# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+mi_init
+case "${MEMMAP_INIT_HMM:-0}" in
+0|"") mi_skip_all "set MEMMAP_INIT_HMM=1 (or a list such as on,off) to run hmm-tests" ;;
+1) wanted=" default on off " ;;
+*) wanted=" ${MEMMAP_INIT_HMM//,/ } " ;;
+esac
+hmm_tests=
+for f in "$MI_DIR/hmm-tests" "$MI_DIR/../mm/hmm-tests"; do
+	if [ -x "$f" ]; then hmm_tests=$f; break; fi
+done
+[ -n "$hmm_tests" ] || mi_skip_all "no hmm-tests binary next to $0 or in ../mm"
+mi_hmm_init || mi_skip_all "$MI_HMM_WHY"
+have_config=1
+mi_load_config || have_config=0
+have_trace=0
+[ "$have_config" = 0 ] || ! mi_trace_init || have_trace=1
+streaming=1
+[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+
+mi_cleanup_hook() {
+	mi_hmm_unload
+}
+
+ktap_print_header
+ktap_set_plan ${#MI_REQUESTS[@]}
+
+for req in "${MI_REQUESTS[@]}"; do
+	desc="hmm-tests with test_hmm memmap_streaming=$req"
+	if [[ "$wanted" != *" $req "* ]]; then
+		mi_skip "$desc" "not in MEMMAP_INIT_HMM=$MEMMAP_INIT_HMM"
+		continue
+	fi
+	if [ "$req" = on ] && [ "$streaming" = 0 ]; then
+		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+		continue
+	fi
+	if ! mi_hmm_load "$req"; then
+		mi_result "$desc" 1 "cannot load test_hmm"
+		continue
+	fi
+	rc=0
+	if [ "$have_trace" = 1 ]; then
+		want=$(mi_expected_backend "$req" 0)
+		desc="$desc ($want)"
+		mi_check_events "$(mi_trace_wait 1)" -1 private 0 "$want" || rc=1
+	fi
+	start=$SECONDS
+	"$hmm_tests" >"$MI_TMP/hmm.out" 2>&1 || rc=1
+	# Its failures and totals only, so that its KTAP does not pass for ours.
+	grep -E '^(not ok|Bail out)|FAIL' "$MI_TMP/hmm.out" | head -n 40 | sed 's/^/# hmm-tests: /'
+	totals=$(grep -E '^# Totals' "$MI_TMP/hmm.out" | tail -n 1 | cut -c3-)
+	ktap_print_msg "hmm-tests: ${totals:-no totals}, $((SECONDS - start)) s"
+	mi_hmm_unload
+	mi_result "$desc" $rc
+done
+
+mi_finished

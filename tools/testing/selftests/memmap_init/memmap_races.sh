@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Writers hammer the memmap_streaming attribute of a namespace while a loop
+# disables and enables it, for MEMMAP_INIT_RACE_SECS seconds (default 3)
+# per mode (fsdax, then devdax).  Every write must succeed or fail with
+# EBUSY (EOPNOTSUPP for "on" without CONFIG_MEMMAP_STREAMING), every
+# enable and disable must succeed, the attribute must read one of the three
+# requests afterwards and the next bind must use it; the kernel log must
+# not show a report (MI_REPORTS: warnings, oopses, BUGs, lockdep, KASAN).
+
+# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+SECS=${MEMMAP_INIT_RACE_SECS:-3}
+
+mi_init
+mi_ns_init || mi_skip_all "$MI_NS_WHY"
+[ -x "$MI_WRITE" ] || mi_skip_all "$MI_WRITE not built"
+have_config=1
+mi_load_config || have_config=0
+have_trace=0
+[ "$have_config" = 0 ] || ! mi_trace_init || have_trace=1
+streaming=1
+[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+
+pids=()
+mi_cleanup_hook() {
+	[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null
+	wait 2>/dev/null
+	mi_ns_reset
+}
+
+ktap_print_header
+ktap_set_plan 9
+
+mi_kmsg_mark "races start"
+
+# race NAME OPTIONS...: one run in the mode OPTIONS select, four results.
+race() {
+	local name=$1 i n=0 fails=0 rc out req want events altmap=1 type dev
+	local -a descs=(
+		"$name: every write succeeded or failed with EBUSY"
+		"$name: every disable and enable succeeded, namespace enabled after"
+		"$name: attribute reads one of default, on, off"
+		"$name: next bind uses the request left by the race"
+	)
+	shift
+	if ! mi_ns_reconfig "$@"; then
+		for i in "${descs[@]}"; do mi_result "$i" 1 "cannot configure $MI_NS"; done
+		return
+	fi
+	case "$*" in *fsdax*) type=fs_dax ;; *) type=generic ;; esac
+
+	pids=()
+	for i in 1 2; do
+		"$MI_WRITE" -l "$SECS" "$MI_NS_ATTR" >"$MI_TMP/writer$i" 2>&1 &
+		pids+=($!)
+	done
+	# A reader, checking the format at every read.
+	(
+		end=$((SECONDS + SECS))
+		while [ "$SECONDS" -lt "$end" ]; do
+			v=$(cat "$MI_NS_ATTR")
+			[[ "$v" =~ $MI_NS_ATTR_RE ]] || echo "bad read: '$v'"
+		done
+	) >"$MI_TMP/reader" 2>&1 &
+	pids+=($!)
+
+	end=$((SECONDS + SECS))
+	while [ "$SECONDS" -lt "$end" ]; do
+		ndctl disable-namespace "$MI_NS" >"$MI_TMP/ndctl.out" 2>&1 || {
+			fails=$((fails + 1))
+			mi_indent <"$MI_TMP/ndctl.out"
+		}
+		ndctl enable-namespace "$MI_NS" >"$MI_TMP/ndctl.out" 2>&1 || {
+			fails=$((fails + 1))
+			mi_indent <"$MI_TMP/ndctl.out"
+		}
+		n=$((n + 1))
+	done
+	rc=0
+	for i in 0 1; do
+		wait "${pids[$i]}" || rc=1
+		out=$(cat "$MI_TMP/writer$((i + 1))")
+		ktap_print_msg "$name: writer $((i + 1)): $out"
+		# "on" may only fail with EOPNOTSUPP where there is no streaming.
+		if [ "$streaming" = 1 ] && ! grep -q 'EOPNOTSUPP 0 ' <<<"$out"; then rc=1; fi
+	done
+	wait "${pids[2]}"
+	pids=()
+	ktap_print_msg "$name: $n disable/enable cycles in ${SECS}s, $fails failed"
+	mi_result "${descs[0]}" $rc
+
+	ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
+	dev=chardev
+	[ "$type" != fs_dax ] || dev=blockdev
+	[ "$fails" -eq 0 ] && [ "$n" -gt 0 ] && [ -n "$(mi_ns_dev "$dev")" ]
+	mi_result "${descs[1]}" $?
+
+	req=$(mi_ns_request)
+	! grep -q . "$MI_TMP/reader" && [[ "$req" =~ ^(default|on|off)$ ]]
+	mi_result "${descs[2]}" $? \
+		"request '$req'; $(head -n 3 "$MI_TMP/reader" | tr '\n' ' ')"
+
+	# The next bind uses what the attribute says.
+	if [ "$have_trace" = 0 ]; then
+		mi_skip "${descs[3]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
+		return
+	fi
+	want=$(mi_expected_backend "$req" "$altmap")
+	mi_ns_disable && mi_trace_clear && mi_ns_enable &&
+		events=$(mi_trace_wait 1) &&
+		mi_check_events "$events" 1 "$type" "$altmap" "$want"
+	mi_result "${descs[3]}" $?
+}
+
+race fsdax --mode=fsdax --map=dev
+race devdax --mode=devdax --map=dev --align=2M
+
+log=$(mi_dmesg_since "races start")
+reports=$(grep -E "$MI_REPORTS" <<<"$log")
+[ -z "$reports" ]
+mi_result "kernel log clean after the races" $? \
+	"the kernel log has: $(head -n 5 <<<"$reports")"
+
+mi_finished
