@@ -3,7 +3,7 @@
 #
 # check-series.sh: the checks a maintainer runs on the series itself.
 #
-#   check-series.sh [checkpatch|bisect|sparse|arm64|nozd|all]   (default: all)
+#   check-series.sh [checkpatch|bisect|sparse|arm64|nozd|codegen|all]   (default: all)
 #
 #   checkpatch  scripts/checkpatch.pl --strict on every patch: no output
 #   bisect      every patch builds on its own with the stream-off config
@@ -13,6 +13,11 @@
 #   arm64       the objects the series touches compile for arm64 (Debian's
 #               cross gcc) through the generic memcpy_streaming() fallback
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
+#   codegen     in mm/mm_init.o of the stream-off build, both template
+#               copies (head pages and compound tails) are fixed-offset
+#               word stores (plain) and MOVNTI (streaming), with no
+#               string instruction or memcpy() call, and the streaming
+#               stores are drained (SFENCE) where the series says
 #
 # Uses the tree made by harness/tree.sh; builds go to $MZ_CACHE/build/check-*.
 set -euo pipefail
@@ -20,10 +25,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
-case "$what" in checkpatch|bisect|sparse|arm64|nozd|all) ;; *)
-	echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|all]" >&2; exit 2 ;;
+case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *)
+	echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2; exit 2 ;;
 esac
-[ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|all]" >&2; exit 2; }
+[ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2; exit 2; }
 
 tree=$("$MZ_ROOT/harness/tree.sh" apply)
 g() { git -C "$tree" "$@"; }
@@ -149,11 +154,39 @@ nozd() {
 	info "!CONFIG_ZONE_DEVICE: ${objs[*]} build"
 }
 
+# The code the template copies compile to (the series' performance rests
+# on it; GCC turns a memcpy() of a struct page into "rep movs" at -Os).
+codegen() {
+	local b obj f body words nt fences bad=0
+	b=${MZ_CODEGEN_BUILD:-$("$MZ_ROOT/harness/build-kernel.sh" stream-off)}
+	obj=$b/mm/mm_init.o
+	[ -f "$obj" ] || die "$obj missing"
+	# function, minimum SFENCEs: memmap_init_zone_device drains before
+	# compound setup, before cond_resched() and before pageblock init;
+	# memmap_init_compound before prep_compound_head().
+	for f in memmap_init_zone_device:3 memmap_init_compound:1; do
+		body=$(objdump -d --no-show-raw-insn "$obj" | awk -v f="<${f%%:*}>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on')
+		[ -n "$body" ] || { warn "${f%%:*} not found in $obj"; bad=1; continue; }
+		words=$(grep -cE 'mov +%r[a-z0-9]+,0x(8|10|18|20|28|30|38)\(%r' <<<"$body" || true)
+		nt=$(grep -c movnti <<<"$body" || true)
+		fences=$(grep -c sfence <<<"$body" || true)
+		if grep -qE 'rep movs|call.*<(__)?memcpy' <<<"$body"; then
+			warn "${f%%:*}: a string instruction or memcpy() call in the copy path"; bad=1
+		fi
+		[ "$words" -ge 7 ] || { warn "${f%%:*}: only $words fixed-offset word stores (plain template copy)"; bad=1; }
+		[ "$nt" -ge 8 ] || { warn "${f%%:*}: only $nt MOVNTI (streaming template copy)"; bad=1; }
+		[ "$fences" -ge "${f##*:}" ] || { warn "${f%%:*}: $fences SFENCE, want at least ${f##*:} (streaming drains)"; bad=1; }
+		info "${f%%:*}: $words word stores, $nt MOVNTI, $fences SFENCE"
+	done
+	[ "$bad" -eq 0 ] || die "generated code of the template copies is not what the series promises (above)"
+}
+
 case "$what" in
 checkpatch) checkpatch ;;
+codegen) codegen ;;
 nozd) nozd ;;
 bisect) bisect ;;
 sparse) sparse_check ;;
 arm64) arm64 ;;
-all) checkpatch; bisect; sparse_check; arm64; nozd ;;
+all) checkpatch; codegen; bisect; sparse_check; arm64; nozd ;;
 esac

@@ -8,6 +8,7 @@
 #   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
 #   checkpatch  checkpatch.pl --strict is silent on every patch
 #   kernel      the series builds (variant stream-off)
+#   codegen     the template copies compile to what the series promises
 #   bats        host-side harness tests, VM tests included
 #   smoke       the guest smoke test: fsdax, devdax, device-private
 #   matrix      the selftests across every variant x boot parameter
@@ -58,6 +59,7 @@ kernel() { build=$("$H/build-kernel.sh" stream-off); }
 step kernel kernel
 
 if [ -n "$build" ]; then
+	MZ_CODEGEN_BUILD=$build step codegen "$H/check-series.sh" codegen
 	MZ_TEST_BUILD=$build step bats bats "$MZ_ROOT/tests/bats"
 	smoke() {
 		local initrd=$MZ_CACHE/initramfs/check-smoke.cpio.gz
