@@ -105,10 +105,11 @@ run_cell() {
 	local targs=(memmap_init)
 	[ "$p" != none ] || targs+=(hmm)
 	[ "$guest_test" = kselftest ] || targs=()
+	local rc=0
 	MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
 		"${builds[$v]}" "${initrds[$v]}" -- "$guest_test" ${targs[@]+"${targs[@]}"} \
-		>"$out/$cell.out" 2>"$out/$cell.err"
-	echo $? >"$out/$cell.rc"
+		>"$out/$cell.out" 2>"$out/$cell.err" || rc=$?
+	echo "$rc" >"$out/$cell.rc"
 }
 
 info "running ${#vlist[@]} variants x ${#plist[@]} boot parameters, $jobs guests at a time (logs: $out)"
