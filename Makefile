@@ -30,7 +30,9 @@ matrix: deps
 
 # The debug kernel (KASAN, DEBUG_VM, lockdep): slow under TCG, so not in CI.
 check-debug: deps
-	$(H)/matrix.sh --variants debug --params none,on --timeout 2400 $(MATRIX_ARGS)
+	$(H)/matrix.sh --variants debug --params none,on --timeout 2400 \
+		--summary $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/results/check-debug-summary.json \
+		--logs $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/logs/matrix-debug $(MATRIX_ARGS)
 
 # Maintainer checks on the series: checkpatch, per-patch builds, sparse, arm64.
 check-series: deps

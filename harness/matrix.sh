@@ -5,7 +5,7 @@
 # variant and boot parameter, and summarize the KTAP results.
 #
 #   matrix.sh [--variants LIST] [--params LIST] [--jobs N] [--timeout S]
-#             [--summary FILE]
+#             [--summary FILE] [--logs DIR]
 #
 #   --variants  comma-separated Kconfig.fragments variants
 #               (default stream-n,stream-off,stream-altmap,stream-on)
@@ -16,6 +16,8 @@
 #   --summary   JSON summary (default $CHECK_SUMMARY, else
 #               $MZ_CACHE/results/check-summary.json): a list of
 #               {variant, boot_param, group, pass, fail, skip}
+#   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
+#               emptied first)
 #
 # Each cell boots the variant with the boot parameter and runs the
 # installed kselftest target inside (guest/tests/kselftest).  The upstream
@@ -32,7 +34,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '6,16s/^# \{0,1\}//p' "$0" >&2
+	sed -n '6,18s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 variants=stream-n,stream-off,stream-altmap,stream-on
@@ -40,9 +42,10 @@ params=none,off,altmap,on,bogus
 jobs=$(nproc)
 timeout=900
 summary=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
+out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--variants|--params|--jobs|--timeout|--summary)
+	--variants|--params|--jobs|--timeout|--summary|--logs)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--variants) variants=$2 ;;
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
 		--jobs) jobs=$2 ;;
 		--timeout) timeout=$2 ;;
 		--summary) summary=$2 ;;
+		--logs) out=$2 ;;
 		esac
 		shift 2 ;;
 	*) usage ;;
@@ -70,7 +74,6 @@ done
 need_tool jq jq
 
 H=$MZ_ROOT/harness
-out=$MZ_LOGS/matrix
 rm -rf "$out"
 mkdir -p "$out" "$(dirname "$summary")"
 start=$(date +%s)
