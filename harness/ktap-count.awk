@@ -10,7 +10,8 @@
 #   not ok 1 selftests: TARGET: memmap_x.sh      <- the group itself failed
 # Output: one line per group, "GROUP PASS FAIL SKIP", in order of
 # appearance.  A group that failed at the top level without any failing
-# subtest (a crash or timeout) counts one extra failure.
+# subtest (a crash or timeout) counts one extra failure; a group skipped
+# as a whole counts one skip.
 function group_name(s) {
 	sub(/ # .*$/, "", s)
 	sub(/^.*: /, "", s)
@@ -36,7 +37,14 @@ g != "" && /^# (not )?ok [0-9]+/ {
 	if ($0 !~ /# [Ss][Kk][Ii][Pp]/ && !fail[h]) fail[h]++
 	next
 }
-/^ok [0-9]+ selftests: / { g = "" }
+/^ok [0-9]+ selftests: [^ ]+: / {
+	# A group that skipped as a whole ("1..0 # SKIP reason") counts one skip.
+	h = group_name($0)
+	if (!(h in seen)) { seen[h] = 1; order[n++] = h }
+	if ($0 ~ /# [Ss][Kk][Ii][Pp]/ && !pass[h] && !fail[h] && !skip[h]) skip[h]++
+	g = ""
+	next
+}
 END {
 	for (i = 0; i < n; i++) {
 		h = order[i]
