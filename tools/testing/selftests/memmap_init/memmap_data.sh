@@ -22,16 +22,9 @@
 mi_init
 mi_ns_init || mi_skip_all "$MI_NS_WHY"
 [ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
-have_config=1
-mi_load_config || have_config=0
-have_trace=0
-if [ "$have_config" = 1 ] && mi_trace_init; then
-	have_trace=1
-else
+mi_probe
+[ "$have_trace" = 1 ] ||
 	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
-fi
-streaming=1
-[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
 have_pageref=0
 [ "$have_trace" = 0 ] || ! mi_pageref_available || have_pageref=1
 

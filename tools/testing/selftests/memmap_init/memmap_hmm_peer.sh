@@ -26,12 +26,7 @@ for f in "$MI_DIR/hmm-tests" "$MI_DIR/../mm/hmm-tests"; do
 done
 [ -n "$hmm_tests" ] || mi_skip_all "no hmm-tests binary next to $0 or in ../mm"
 mi_hmm_init || mi_skip_all "$MI_HMM_WHY"
-have_config=1
-mi_load_config || have_config=0
-have_trace=0
-[ "$have_config" = 0 ] || ! mi_trace_init || have_trace=1
-streaming=1
-[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+mi_probe
 
 mi_cleanup_hook() {
 	mi_hmm_unload

@@ -127,6 +127,19 @@ mi_config() {
 	grep -qE "^CONFIG_$1=[ym]$" <<<"$MI_CONFIG"
 }
 
+# mi_probe: what this kernel lets a test check.  Sets have_config (1 when
+# /proc/config.gz was read), have_trace (1 when the memmap trace event is
+# recorded; needs the configuration) and streaming (0 only when the kernel
+# is known to lack CONFIG_MEMMAP_STREAMING).
+mi_probe() {
+	have_config=1
+	mi_load_config || have_config=0
+	have_trace=0
+	[ "$have_config" = 0 ] || ! mi_trace_init || have_trace=1
+	streaming=1
+	[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+}
+
 # mi_build_policy: the policy CONFIG_MEMMAP_STREAMING_DEFAULT_* selects.
 mi_build_policy() {
 	if ! mi_config MEMMAP_STREAMING; then

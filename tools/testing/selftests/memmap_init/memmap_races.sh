@@ -18,12 +18,7 @@ SECS=${MEMMAP_INIT_RACE_SECS:-3}
 mi_init
 mi_ns_init || mi_skip_all "$MI_NS_WHY"
 [ -x "$MI_WRITE" ] || mi_skip_all "$MI_WRITE not built"
-have_config=1
-mi_load_config || have_config=0
-have_trace=0
-[ "$have_config" = 0 ] || ! mi_trace_init || have_trace=1
-streaming=1
-[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
+mi_probe
 
 pids=()
 mi_cleanup_hook() {
