@@ -26,7 +26,7 @@ g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null ||
 	die "$MZ_TREE has uncommitted changes; commit them first"
 
 n=$(g rev-list --count "$MZ_BASE_TAG"..series)
-prefix=${MZ_SUBJECT_PREFIX:-PATCH v5}
+prefix=${MZ_SUBJECT_PREFIX:-PATCH v6}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

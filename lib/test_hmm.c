@@ -58,7 +58,8 @@ module_param(spm_addr_dev1, long, 0644);
 MODULE_PARM_DESC(spm_addr_dev1,
 		"Specify start address for SPM (special purpose memory) used for device 1. By setting this Coherent device type will be used. Make sure spm_addr_dev0 is set too. Minimum SPM size should be DEVMEM_CHUNK_SIZE.");
 
-static int memmap_streaming = PGMAP_MEMMAP_STREAMING_DEFAULT;
+/* A PGMAP_MEMMAP_STREAMING_* choice, 0 for the policy. */
+static unsigned int memmap_streaming;
 
 static int memmap_streaming_set(const char *val, const struct kernel_param *kp)
 {
@@ -66,13 +67,13 @@ static int memmap_streaming_set(const char *val, const struct kernel_param *kp)
 
 	if (req < 0)
 		return req;
-	*(int *)kp->arg = req;
+	*(unsigned int *)kp->arg = req;
 	return 0;
 }
 
 static int memmap_streaming_get(char *buf, const struct kernel_param *kp)
 {
-	return pgmap_memmap_streaming_show(*(int *)kp->arg, buf);
+	return pgmap_memmap_streaming_show(*(unsigned int *)kp->arg, buf);
 }
 
 static const struct kernel_param_ops memmap_streaming_ops = {
@@ -724,7 +725,7 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 	devmem->pagemap.nr_range = 1;
 	devmem->pagemap.ops = &dmirror_devmem_ops;
 	devmem->pagemap.owner = mdevice;
-	devmem->pagemap.memmap_streaming = memmap_streaming;
+	pgmap_set_memmap_streaming(&devmem->pagemap, memmap_streaming);
 
 	mutex_lock(&mdevice->devmem_lock);
 

@@ -18,8 +18,8 @@
 #include "internal.h"
 
 /*
- * The memmap streaming policy: which pgmaps that did not ask for or refuse
- * non-temporal memmap stores get them.  Set at build time, overridden by
+ * The memmap streaming policy: which pgmaps memmap_init_zone_device() writes
+ * with non-temporal stores.  A build-time default, overridden by
  * memmap_streaming=, fixed after boot.
  */
 enum memmap_streaming_policy {
@@ -62,66 +62,26 @@ static int __init memmap_streaming_setup(char *buf)
 }
 early_param("memmap_streaming", memmap_streaming_setup);
 
-static ssize_t memmap_streaming_show(struct kobject *kobj,
-				     struct kobj_attribute *attr, char *buf)
-{
-	int len = 0;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(memmap_streaming_policy_names); i++) {
-		if (i == memmap_streaming_policy)
-			len += sysfs_emit_at(buf, len, "[%s] ",
-					     memmap_streaming_policy_names[i]);
-		else
-			len += sysfs_emit_at(buf, len, "%s ",
-					     memmap_streaming_policy_names[i]);
-	}
-
-	/* Replace trailing space with newline */
-	buf[len - 1] = '\n';
-
-	return len;
-}
-
-static struct kobj_attribute memmap_streaming_attr = __ATTR_RO(memmap_streaming);
-
-static int __init memmap_streaming_init(void)
-{
-	if (IS_ENABLED(CONFIG_MEMMAP_STREAMING))
-		pr_info("memmap_streaming: policy %s (%s)\n",
-			memmap_streaming_policy_names[memmap_streaming_policy],
-			memmap_streaming_cmdline ? "memmap_streaming=" : "build default");
-	else
-		pr_info("memmap_streaming: policy off (CONFIG_MEMMAP_STREAMING=n)\n");
-
-	if (IS_ENABLED(CONFIG_SYSFS) && mm_kobj &&
-	    sysfs_create_file(mm_kobj, &memmap_streaming_attr.attr))
-		pr_warn("memmap_streaming: cannot create /sys/kernel/mm/memmap_streaming\n");
-	return 0;
-}
-subsys_initcall(memmap_streaming_init);
-
 /**
- * pgmap_memmap_streaming - may the memmap of @pgmap be written with streaming stores
- * @pgmap: the pgmap whose memmap memmap_init_zone_device() is about to write
+ * pgmap_memmap_streaming - may memmap_init_zone_device() stream @pgmap's memmap
+ * @pgmap: the pgmap whose memmap is about to be initialized
  *
- * Without CONFIG_MEMMAP_STREAMING, never.  Otherwise the pgmap's own
- * request wins; a pgmap without one follows the policy: "altmap" streams
- * only when the memmap lives in the pgmap's vmem_altmap.
+ * Without CONFIG_MEMMAP_STREAMING, never.  Otherwise the pgmap's own choice
+ * (pgmap_set_memmap_streaming()) wins; a pgmap without one follows the
+ * policy, where "altmap" streams exactly the pgmaps whose memmap lives in
+ * their vmem_altmap.
+ *
+ * Return: true if the memmap may be written with memcpy_nontemporal().
  */
 bool pgmap_memmap_streaming(struct dev_pagemap *pgmap)
 {
 	if (!IS_ENABLED(CONFIG_MEMMAP_STREAMING))
 		return false;
 
-	switch (READ_ONCE(pgmap->memmap_streaming)) {
-	case PGMAP_MEMMAP_STREAMING_ON:
-		return true;
-	case PGMAP_MEMMAP_STREAMING_OFF:
+	if (pgmap->flags & PGMAP_MEMMAP_STREAMING_OFF)
 		return false;
-	default:
-		break;
-	}
+	if (pgmap->flags & PGMAP_MEMMAP_STREAMING_ON)
+		return true;
 
 	switch (memmap_streaming_policy) {
 	case MEMMAP_STREAMING_POLICY_ON:
@@ -133,61 +93,107 @@ bool pgmap_memmap_streaming(struct dev_pagemap *pgmap)
 	}
 }
 
+/*
+ * Show @names as sysfs lists choices, with names[@cur] in brackets:
+ * "a [b] c\n".  @buf is a sysfs (or kernel_param) page buffer.
+ */
+static ssize_t memmap_streaming_emit_choices(char *buf,
+					     const char * const *names,
+					     int nr, int cur)
+{
+	int len = 0;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		len += sysfs_emit_at(buf, len, i == cur ? "%s[%s]" : "%s%s",
+				     i ? " " : "", names[i]);
+	len += sysfs_emit_at(buf, len, "\n");
+
+	return len;
+}
+
+/* The per-pgmap choices, in the order users see them. */
 static const char * const pgmap_memmap_streaming_names[] = {
-	[PGMAP_MEMMAP_STREAMING_DEFAULT]	= "default",
-	[PGMAP_MEMMAP_STREAMING_ON]		= "on",
-	[PGMAP_MEMMAP_STREAMING_OFF]		= "off",
+	"default", "on", "off",
 };
 
+static const unsigned int pgmap_memmap_streaming_flags[] = {
+	0, PGMAP_MEMMAP_STREAMING_ON, PGMAP_MEMMAP_STREAMING_OFF,
+};
+
+static_assert(ARRAY_SIZE(pgmap_memmap_streaming_flags) ==
+	      ARRAY_SIZE(pgmap_memmap_streaming_names));
+
 /**
- * pgmap_memmap_streaming_parse - parse a per-pgmap streaming request
+ * pgmap_memmap_streaming_parse - parse a user's memmap streaming choice
  * @buf: "default", "on" or "off", optionally followed by a newline
  *
- * For drivers that let users choose (sysfs attributes, module parameters).
+ * For drivers that let their users choose for their pgmaps, through a
+ * sysfs attribute or a module parameter.
  *
- * Return: the enum pgmap_memmap_streaming value, -EINVAL for anything
- * else, -EOPNOTSUPP for "on" in a kernel built without
+ * Return: the choice for pgmap_set_memmap_streaming(), -EINVAL for any
+ * other word, -EOPNOTSUPP for "on" on a kernel built without
  * CONFIG_MEMMAP_STREAMING.
  */
 int pgmap_memmap_streaming_parse(const char *buf)
 {
-	int req = sysfs_match_string(pgmap_memmap_streaming_names, buf);
+	int i = sysfs_match_string(pgmap_memmap_streaming_names, buf);
 
-	if (req == PGMAP_MEMMAP_STREAMING_ON && !IS_ENABLED(CONFIG_MEMMAP_STREAMING))
+	if (i < 0)
+		return i;
+	if (pgmap_memmap_streaming_flags[i] == PGMAP_MEMMAP_STREAMING_ON &&
+	    !IS_ENABLED(CONFIG_MEMMAP_STREAMING))
 		return -EOPNOTSUPP;
-	return req;
+	return pgmap_memmap_streaming_flags[i];
 }
 EXPORT_SYMBOL_GPL(pgmap_memmap_streaming_parse);
 
 /**
- * pgmap_memmap_streaming_show - format a per-pgmap streaming request
- * @req: the request
- * @buf: a sysfs buffer
+ * pgmap_memmap_streaming_show - show a memmap streaming choice
+ * @req: a value pgmap_memmap_streaming_parse() returned
+ * @buf: a sysfs (or kernel_param) page buffer
  *
  * Lists the choices with @req in brackets, like "default [on] off".
  *
  * Return: the number of bytes written to @buf.
  */
-ssize_t pgmap_memmap_streaming_show(enum pgmap_memmap_streaming req, char *buf)
+ssize_t pgmap_memmap_streaming_show(unsigned int req, char *buf)
 {
-	int len = 0;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(pgmap_memmap_streaming_names); i++) {
-		if (i == req)
-			len += sysfs_emit_at(buf, len, "[%s] ",
-					     pgmap_memmap_streaming_names[i]);
-		else
-			len += sysfs_emit_at(buf, len, "%s ",
-					     pgmap_memmap_streaming_names[i]);
-	}
+	for (i = 0; i < ARRAY_SIZE(pgmap_memmap_streaming_flags); i++)
+		if (pgmap_memmap_streaming_flags[i] == req)
+			break;
 
-	/* Replace trailing space with newline */
-	buf[len - 1] = '\n';
-
-	return len;
+	return memmap_streaming_emit_choices(buf, pgmap_memmap_streaming_names,
+					     ARRAY_SIZE(pgmap_memmap_streaming_names), i);
 }
 EXPORT_SYMBOL_GPL(pgmap_memmap_streaming_show);
+
+static ssize_t memmap_streaming_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	return memmap_streaming_emit_choices(buf, memmap_streaming_policy_names,
+					     ARRAY_SIZE(memmap_streaming_policy_names),
+					     memmap_streaming_policy);
+}
+
+static struct kobj_attribute memmap_streaming_attr = __ATTR_RO(memmap_streaming);
+
+static int __init memmap_streaming_init(void)
+{
+	/* Without the backend there is no policy to speak of. */
+	if (IS_ENABLED(CONFIG_MEMMAP_STREAMING))
+		pr_info("memmap_streaming: policy %s (%s)\n",
+			memmap_streaming_policy_names[memmap_streaming_policy],
+			memmap_streaming_cmdline ? "memmap_streaming=" : "build default");
+
+	if (IS_ENABLED(CONFIG_SYSFS) && mm_kobj &&
+	    sysfs_create_file(mm_kobj, &memmap_streaming_attr.attr))
+		pr_warn("memmap_streaming: cannot create /sys/kernel/mm/memmap_streaming\n");
+	return 0;
+}
+subsys_initcall(memmap_streaming_init);
 
 static DEFINE_XARRAY(pgmap_array);
 

@@ -1105,7 +1105,7 @@ zone_device_page_init_template_refresh(struct page *template, unsigned long pfn)
 
 /*
  * Refresh @template for @pfn and copy it to @page, with non-temporal stores
- * if @streaming: memcpy_streaming_drain() must then run before anything
+ * if @streaming: memcpy_nontemporal_drain() must then run before anything
  * reads the page, writes it with ordinary stores, or publishes it.
  */
 static __always_inline void
@@ -1114,7 +1114,7 @@ zone_device_page_init_from_template(struct page *page, unsigned long pfn,
 {
 	zone_device_page_init_template_refresh(template, pfn);
 	if (streaming)
-		memcpy_streaming(page, template, sizeof(*page));
+		memcpy_nontemporal(page, template, sizeof(*page));
 	else
 		zone_device_page_copy(page, template);
 }
@@ -1182,9 +1182,9 @@ static void __ref memmap_init_compound(struct page *head,
 			template = *page;
 	}
 
-	/* prep_compound_head() writes into the first tails. */
+	/* prep_compound_head() writes into the first tail pages. */
 	if (streaming)
-		memcpy_streaming_drain();
+		memcpy_nontemporal_drain();
 	prep_compound_head(head, order);
 }
 
@@ -1201,8 +1201,8 @@ void __ref memmap_init_zone_device(struct zone *zone,
 	u64 start = ktime_get_ns();
 	int nid = pgdat->node_id;
 	struct page template;
+	enum memmap_init_backend backend;
 	bool use_template, streaming;
-	const char *backend;
 	u64 duration;
 
 	if (WARN_ON_ONCE(!pgmap || zone_idx != ZONE_DEVICE))
@@ -1218,11 +1218,12 @@ void __ref memmap_init_zone_device(struct zone *zone,
 		nr_pages = end_pfn - start_pfn;
 	}
 
-	if (!nr_pages)
-		return;
-
 	use_template = zone_device_page_init_use_template();
 	streaming = use_template && pgmap_memmap_streaming(pgmap);
+
+	/* An altmap may cover the whole range: still trace the call. */
+	if (!nr_pages)
+		goto out;
 
 	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
 		struct page *page = pfn_to_page(pfn);
@@ -1238,9 +1239,13 @@ void __ref memmap_init_zone_device(struct zone *zone,
 		}
 
 		if (IS_ALIGNED(pfn, PAGES_PER_SECTION)) {
-			/* We may continue on another CPU. */
+			/*
+			 * Like every other user of non-temporal stores, drain
+			 * them before a point where the task may be preempted
+			 * and continue on another CPU.
+			 */
 			if (streaming)
-				memcpy_streaming_drain();
+				memcpy_nontemporal_drain();
 			cond_resched();
 		}
 
@@ -1249,28 +1254,33 @@ void __ref memmap_init_zone_device(struct zone *zone,
 
 		/* Compound head setup reads and writes the head page. */
 		if (streaming)
-			memcpy_streaming_drain();
+			memcpy_nontemporal_drain();
 		memmap_init_compound(page, pfn, zone_idx, nid, pgmap,
 				     compound_nr_pages(pfn, altmap, pgmap),
 				     use_template, streaming);
 	}
 
 	/*
-	 * Pageblock init writes the first page of every pageblock, and the
-	 * pages are published once we return.
+	 * Pageblock init writes the section's pageblock bitmap, not the pages
+	 * (under CONFIG_DEBUG_VM it reads the zone from each pageblock's first
+	 * page), but the pages are published to other CPUs once we return:
+	 * drain here, after the last non-temporal store.
 	 */
 	if (streaming)
-		memcpy_streaming_drain();
+		memcpy_nontemporal_drain();
 
 	pageblock_migratetype_init_range(start_pfn, nr_pages, MIGRATE_MOVABLE, false);
 
+out:
 	duration = ktime_get_ns() - start;
-	backend = streaming ? "template+streaming" :
-		  use_template ? "template" : "slow";
+	backend = streaming ? MEMMAP_INIT_TEMPLATE_STREAMING :
+		  use_template ? MEMMAP_INIT_TEMPLATE : MEMMAP_INIT_SLOW;
 	trace_memmap_init_zone_device(start_pfn, nr_pages, pgmap->type,
 				      altmap, backend, duration);
 	pr_debug("%s initialised %lu pages in %llums (%s)\n", __func__,
-		 nr_pages, div_u64(duration, NSEC_PER_MSEC), backend);
+		 nr_pages, div_u64(duration, NSEC_PER_MSEC),
+		 streaming ? "template+streaming" :
+		 use_template ? "template" : "slow");
 }
 #endif
 

@@ -34,8 +34,8 @@ static struct dev_dax *__dax_pmem_probe(struct device *dev)
 		return ERR_PTR(rc);
 	devm_namespace_disable(dev, ndns);
 
-	/* device-dax maps a copy of this pgmap, request included */
-	pgmap.memmap_streaming = READ_ONCE(ndns->memmap_streaming);
+	/* device-dax maps a copy of this pgmap, flags included */
+	pgmap_set_memmap_streaming(&pgmap, READ_ONCE(ndns->memmap_streaming));
 
 	/* reserve the metadata area, device-dax will reserve the data */
 	pfn_sb = nd_pfn->pfn_sb;

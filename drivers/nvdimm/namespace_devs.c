@@ -3,6 +3,7 @@
  * Copyright(c) 2013-2015 Intel Corporation. All rights reserved.
  */
 #include <linux/kstrtox.h>
+#include <linux/memremap.h>
 #include <linux/module.h>
 #include <linux/device.h>
 #include <linux/sort.h>
@@ -860,6 +861,8 @@ static ssize_t size_store(struct device *dev,
 
 		kfree(nspm->uuid);
 		nspm->uuid = NULL;
+		/* ... and forget its memmap_streaming choice with it */
+		WRITE_ONCE(nspm->nsio.common.memmap_streaming, 0);
 	}
 
 	dev_dbg(dev, "%llx %s (%d)\n", val, rc < 0 ? "fail" : "success", rc);
@@ -1320,9 +1323,12 @@ static ssize_t memmap_streaming_show(struct device *dev,
 }
 
 /*
- * Whether the pgmap of this namespace (fsdax or devdax) may initialize its
- * memmap with streaming stores.  Read at the next enable, so refuse changes
- * while the namespace or the pfn/dax device claiming it is bound.
+ * Whether the pgmap of this namespace (fsdax or devdax) initializes its
+ * memmap with streaming stores: a PGMAP_MEMMAP_STREAMING_* choice, read at
+ * the next enable, so refuse changes while the namespace or the pfn/dax
+ * device claiming it is bound.  Runtime state only: it is not in the labels
+ * or the info block, it is reset when the namespace is deleted (size 0),
+ * and it goes with the namespace device when the region is disabled.
  */
 static ssize_t memmap_streaming_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -1416,7 +1422,10 @@ static umode_t namespace_visible(struct kobject *kobj,
 {
 	struct device *dev = container_of(kobj, struct device, kobj);
 
-	/* Only namespaces with a memmap of their own have a say over it. */
+	/*
+	 * Both namespace types, pmem and io, can be enabled in fsdax or devdax
+	 * mode, which gives them a memmap, but only with ZONE_DEVICE.
+	 */
 	if (a == &dev_attr_memmap_streaming.attr)
 		return IS_ENABLED(CONFIG_ZONE_DEVICE) ? a->mode : 0;
 

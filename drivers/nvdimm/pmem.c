@@ -527,7 +527,8 @@ static int pmem_attach_disk(struct device *dev,
 
 	pmem->disk = disk;
 	pmem->pgmap.owner = pmem;
-	pmem->pgmap.memmap_streaming = READ_ONCE(ndns->memmap_streaming);
+	pgmap_set_memmap_streaming(&pmem->pgmap,
+				   READ_ONCE(ndns->memmap_streaming));
 	if (is_nd_pfn(dev)) {
 		pmem->pgmap.type = MEMORY_DEVICE_FS_DAX;
 		pmem->pgmap.ops = &fsdax_pagemap_ops;

@@ -110,21 +110,26 @@ struct dev_pagemap_ops {
 
 #define PGMAP_ALTMAP_VALID	(1 << 0)
 
-/**
- * enum pgmap_memmap_streaming - a pgmap's request for streaming memmap init
- * @PGMAP_MEMMAP_STREAMING_DEFAULT: follow the memmap_streaming= policy
- * @PGMAP_MEMMAP_STREAMING_ON: use non-temporal stores where the kernel has
- *	them (CONFIG_MEMMAP_STREAMING)
- * @PGMAP_MEMMAP_STREAMING_OFF: never use non-temporal stores
- *
- * Non-temporal stores help when the memmap is written once and not read
- * soon, typically when it lives in a vmem_altmap on the device; they hurt
- * when it lives in DRAM and is used right away.
+/*
+ * A pgmap's own choice for memmap_init_zone_device(): write its memmap with
+ * non-temporal stores where the kernel has them (PGMAP_MEMMAP_STREAMING_ON),
+ * or never (PGMAP_MEMMAP_STREAMING_OFF).  With neither, the memmap_streaming=
+ * policy decides.  Set them with pgmap_set_memmap_streaming().
  */
-enum pgmap_memmap_streaming {
-	PGMAP_MEMMAP_STREAMING_DEFAULT,
-	PGMAP_MEMMAP_STREAMING_ON,
-	PGMAP_MEMMAP_STREAMING_OFF,
+#define PGMAP_MEMMAP_STREAMING_ON	BIT(1)
+#define PGMAP_MEMMAP_STREAMING_OFF	BIT(2)
+#define PGMAP_MEMMAP_STREAMING_MASK	(PGMAP_MEMMAP_STREAMING_ON | \
+					 PGMAP_MEMMAP_STREAMING_OFF)
+
+/*
+ * How memmap_init_zone_device() initialized a range, as its tracepoint
+ * reports it: field by field, by copying a template, or by copying a
+ * template with non-temporal stores.
+ */
+enum memmap_init_backend {
+	MEMMAP_INIT_SLOW,
+	MEMMAP_INIT_TEMPLATE,
+	MEMMAP_INIT_TEMPLATE_STREAMING,
 };
 
 /**
@@ -144,8 +149,6 @@ enum pgmap_memmap_streaming {
  *	instance.  Used by various helpers to make sure that no
  *	foreign ZONE_DEVICE memory is accessed.
  * @nr_range: number of ranges to be mapped
- * @memmap_streaming: whether memmap_init_zone_device() may write the memmap
- *	with non-temporal stores: see enum pgmap_memmap_streaming
  * @range: range to be mapped when nr_range == 1
  * @ranges: array of ranges to be mapped when nr_range > 1
  */
@@ -155,7 +158,6 @@ struct dev_pagemap {
 	struct completion done;
 	enum memory_type type;
 	unsigned int flags;
-	enum pgmap_memmap_streaming memmap_streaming;
 	unsigned long vmemmap_shift;
 	const struct dev_pagemap_ops *ops;
 	void *owner;
@@ -181,6 +183,19 @@ static inline struct vmem_altmap *pgmap_altmap(struct dev_pagemap *pgmap)
 static inline unsigned long pgmap_vmemmap_nr(struct dev_pagemap *pgmap)
 {
 	return 1 << pgmap->vmemmap_shift;
+}
+
+/**
+ * pgmap_set_memmap_streaming - record a pgmap's memmap streaming choice
+ * @pgmap: the pgmap, before memremap_pages()
+ * @req: 0 (follow the policy), PGMAP_MEMMAP_STREAMING_ON or
+ *	PGMAP_MEMMAP_STREAMING_OFF, e.g. from pgmap_memmap_streaming_parse()
+ */
+static inline void pgmap_set_memmap_streaming(struct dev_pagemap *pgmap,
+					      unsigned int req)
+{
+	pgmap->flags = (pgmap->flags & ~PGMAP_MEMMAP_STREAMING_MASK) |
+		       (req & PGMAP_MEMMAP_STREAMING_MASK);
 }
 
 static inline bool folio_is_device_private(const struct folio *folio)
@@ -252,8 +267,7 @@ void *devm_memremap_pages(struct device *dev, struct dev_pagemap *pgmap);
 void devm_memunmap_pages(struct device *dev, struct dev_pagemap *pgmap);
 bool pgmap_memmap_streaming(struct dev_pagemap *pgmap);
 int pgmap_memmap_streaming_parse(const char *buf);
-ssize_t pgmap_memmap_streaming_show(enum pgmap_memmap_streaming req,
-				    char *buf);
+ssize_t pgmap_memmap_streaming_show(unsigned int req, char *buf);
 struct dev_pagemap *get_dev_pagemap(unsigned long pfn);
 bool pgmap_pfn_valid(struct dev_pagemap *pgmap, unsigned long pfn);
 
@@ -308,8 +322,7 @@ static inline int pgmap_memmap_streaming_parse(const char *buf)
 	return -EOPNOTSUPP;
 }
 
-static inline ssize_t pgmap_memmap_streaming_show(enum pgmap_memmap_streaming req,
-						  char *buf)
+static inline ssize_t pgmap_memmap_streaming_show(unsigned int req, char *buf)
 {
 	return -EOPNOTSUPP;
 }

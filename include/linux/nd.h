@@ -8,7 +8,6 @@
 #include <linux/ndctl.h>
 #include <linux/device.h>
 #include <linux/badblocks.h>
-#include <linux/memremap.h>
 #include <linux/perf_event.h>
 
 enum nvdimm_event {
@@ -100,7 +99,7 @@ struct nd_namespace_common {
 	struct device dev;
 	struct device *claim;
 	enum nvdimm_claim_class claim_class;
-	enum pgmap_memmap_streaming memmap_streaming;
+	unsigned int memmap_streaming;
 	int (*rw_bytes)(struct nd_namespace_common *, resource_size_t offset,
 			void *buf, size_t size, int rw, unsigned long flags);
 };

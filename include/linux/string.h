@@ -278,9 +278,9 @@ static inline void memcpy_flushcache(void *dst, const void *src, size_t cnt)
 }
 #endif
 
-#ifndef __HAVE_ARCH_MEMCPY_STREAMING
+#ifndef __HAVE_ARCH_MEMCPY_NONTEMPORAL
 /**
- * memcpy_streaming - copy to memory that is written once, not read soon
+ * memcpy_nontemporal - copy to memory that is written once, not read soon
  * @dst: destination
  * @src: source
  * @cnt: number of bytes to copy
@@ -288,25 +288,25 @@ static inline void memcpy_flushcache(void *dst, const void *src, size_t cnt)
  * Like memcpy(), for large initialization passes whose destination is not
  * read back soon: an architecture may use non-temporal stores that bypass
  * the caches and avoid reading the destination lines in first.  Such stores
- * are weakly ordered: call memcpy_streaming_drain() before the destination
+ * are weakly ordered: call memcpy_nontemporal_drain() before the destination
  * is read, written by ordinary stores, or published to another CPU.
  *
  * An architecture provides its own version only where the whole transfer
  * can stay non-temporal; the generic version is memcpy().
  */
-static __always_inline void memcpy_streaming(void *dst, const void *src,
-					     size_t cnt)
+static __always_inline void memcpy_nontemporal(void *dst, const void *src,
+					       size_t cnt)
 {
 	memcpy(dst, src, cnt);
 }
 
 /**
- * memcpy_streaming_drain - order memcpy_streaming() stores before later ones
+ * memcpy_nontemporal_drain - order memcpy_nontemporal() stores before later ones
  *
- * Makes every store of earlier memcpy_streaming() calls on this CPU visible
+ * Makes every store of earlier memcpy_nontemporal() calls on this CPU visible
  * before any memory access that follows.
  */
-static __always_inline void memcpy_streaming_drain(void)
+static __always_inline void memcpy_nontemporal_drain(void)
 {
 }
 #endif

@@ -17,27 +17,31 @@ TRACE_DEFINE_ENUM(MEMORY_DEVICE_FS_DAX);
 TRACE_DEFINE_ENUM(MEMORY_DEVICE_GENERIC);
 TRACE_DEFINE_ENUM(MEMORY_DEVICE_PCI_P2PDMA);
 
+TRACE_DEFINE_ENUM(MEMMAP_INIT_SLOW);
+TRACE_DEFINE_ENUM(MEMMAP_INIT_TEMPLATE);
+TRACE_DEFINE_ENUM(MEMMAP_INIT_TEMPLATE_STREAMING);
+
 /*
- * One event per memmap_init_zone_device() call: which struct pages were
- * initialized, for what kind of pgmap, how ("slow", "template" or
- * "template+streaming") and how long it took.
+ * One event per memmap_init_zone_device() call, including calls that find
+ * no page to initialize: which struct pages were initialized, for what
+ * kind of pgmap, how, and how long it took.
  */
 TRACE_EVENT(memmap_init_zone_device,
 	    TP_PROTO(unsigned long start_pfn, unsigned long nr_pages,
-		     enum memory_type type, bool altmap, const char *backend,
-		     u64 duration_ns),
+		     enum memory_type type, bool altmap,
+		     enum memmap_init_backend backend, u64 duration_ns),
 	    TP_ARGS(start_pfn, nr_pages, type, altmap, backend, duration_ns),
 	    TP_STRUCT__entry(__field(unsigned long, start_pfn)
 			     __field(unsigned long, nr_pages)
 			     __field(int, type)
 			     __field(bool, altmap)
-			     __string(backend, backend)
+			     __field(int, backend)
 			     __field(u64, duration_ns)),
 	    TP_fast_assign(__entry->start_pfn = start_pfn;
 			   __entry->nr_pages = nr_pages;
 			   __entry->type = type;
 			   __entry->altmap = altmap;
-			   __assign_str(backend);
+			   __entry->backend = backend;
 			   __entry->duration_ns = duration_ns;),
 	    TP_printk("start_pfn=0x%lx nr_pages=%lu type=%s altmap=%d backend=%s duration_ns=%llu",
 		      __entry->start_pfn, __entry->nr_pages,
@@ -47,7 +51,13 @@ TRACE_EVENT(memmap_init_zone_device,
 				       { MEMORY_DEVICE_FS_DAX, "fs_dax" },
 				       { MEMORY_DEVICE_GENERIC, "generic" },
 				       { MEMORY_DEVICE_PCI_P2PDMA, "pci_p2pdma" }),
-		      __entry->altmap, __get_str(backend), __entry->duration_ns)
+		      __entry->altmap,
+		      __print_symbolic(__entry->backend,
+				       { MEMMAP_INIT_SLOW, "slow" },
+				       { MEMMAP_INIT_TEMPLATE, "template" },
+				       { MEMMAP_INIT_TEMPLATE_STREAMING,
+					 "template+streaming" }),
+		      __entry->duration_ns)
 );
 
 #endif /* CONFIG_ZONE_DEVICE */

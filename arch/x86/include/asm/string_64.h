@@ -135,17 +135,17 @@ static __always_inline void memcpy_flushcache(void *dst, const void *src, size_t
 }
 
 /*
- * KASAN and KMSAN keep the instrumented generic memcpy_streaming(): the
+ * KASAN and KMSAN keep the instrumented generic memcpy_nontemporal(): the
  * MOVNTI sequences above are invisible to them.
  */
 #if !defined(CONFIG_KASAN) && !defined(CONFIG_KMSAN)
-#define __HAVE_ARCH_MEMCPY_STREAMING 1
+#define __HAVE_ARCH_MEMCPY_NONTEMPORAL 1
 /*
  * Whole words to a word-aligned destination stay non-temporal from start
  * to end in memcpy_flushcache(); anything else is an ordinary memcpy().
  */
-static __always_inline void memcpy_streaming(void *dst, const void *src,
-					     size_t cnt)
+static __always_inline void memcpy_nontemporal(void *dst, const void *src,
+					       size_t cnt)
 {
 	if (!(cnt & 7) && !((unsigned long)dst & 7))
 		memcpy_flushcache(dst, src, cnt);
@@ -153,7 +153,7 @@ static __always_inline void memcpy_streaming(void *dst, const void *src,
 		memcpy(dst, src, cnt);
 }
 
-static __always_inline void memcpy_streaming_drain(void)
+static __always_inline void memcpy_nontemporal_drain(void)
 {
 	asm volatile("sfence" ::: "memory");
 }

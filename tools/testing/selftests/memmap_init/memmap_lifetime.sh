@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# How long a namespace's memmap_streaming choice lives, on a label-backed
+# namespace (an NVDIMM whose labels ndctl can write):
+#
+#   - it is kept by ndctl create-namespace -f -e (fsdax <-> devdax);
+#   - it returns to "default" when the namespace is destroyed, so a new
+#     namespace on the same device does not inherit it;
+#   - it returns to "default" when the region is disabled and enabled;
+#
+# and the first bind after each of these uses the backend the choice gives,
+# as the memmap:memmap_init_zone_device trace event reports it.
+
+# shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+TESTS=(
+	"new label-backed namespace reads default"
+	"first bind of a new namespace: backend for default"
+	"bind after setting a value: backend for it"
+	"create-namespace -f -e to devdax keeps the value"
+	"first devdax bind after create-namespace -f -e: backend for the value"
+	"create-namespace -f -e back to fsdax keeps the value"
+	"first fsdax bind after create-namespace -f -e: backend for the value"
+	"destroy-namespace + create-namespace reads default"
+	"first bind after destroy + create: backend for default"
+	"region disable/enable reads default"
+	"first bind after region disable/enable: backend for default"
+)
+
+mi_init
+mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_load_config ||
+	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
+command -v ndctl >/dev/null || mi_skip_all "ndctl not installed"
+modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
+
+# lt_region: the first region whose only DIMM can store labels.
+lt_region() {
+	local r m
+	for r in /sys/bus/nd/devices/region*; do
+		if [ ! -f "$r/mapping0" ] || [ -e "$r/mapping1" ]; then continue; fi
+		m=$(cut -d, -f1 <"$r/mapping0")
+		if grep -qw set_data "/sys/bus/nd/devices/$m/commands" 2>/dev/null; then
+			echo "${r##*/} $m"
+			return 0
+		fi
+	done
+	return 1
+}
+
+read -r REGION NMEM < <(lt_region) ||
+	mi_skip_all "no NVDIMM with a label area (vm.sh --label-nvdimm)"
+
+# A value other than default that this kernel accepts.
+VALUE=on
+mi_config MEMMAP_STREAMING || VALUE=off
+
+NS=
+mi_cleanup_hook() {
+	[ -z "$NS" ] || ndctl destroy-namespace -f "$NS" >/dev/null 2>&1
+}
+
+# lt_create OPTIONS...: create a namespace in REGION; sets NS and the
+# attribute path.
+lt_create() {
+	mi_trace_clear
+	mi_ndctl create-namespace -r "$REGION" "$@" || return 1
+	NS=$(sed -n 's/.*"dev":"\(namespace[0-9]*\.[0-9]*\)".*/\1/p' \
+		"$MI_TMP/ndctl.out" | head -n 1)
+	MI_NS=$NS
+	MI_NS_ATTR=/sys/bus/nd/devices/$NS/memmap_streaming
+	ktap_print_msg "created $NS: $*"
+	[ -n "$NS" ] && [ -f "$MI_NS_ATTR" ]
+}
+
+# lt_check_bind DESC TYPE REQUEST: the events since the last clear are
+# one bind of TYPE (fs_dax or generic, memmap in the altmap) with the
+# backend REQUEST gives.
+lt_check_bind() {
+	local want events
+	want=$(mi_expected_backend "$3" 1)
+	events=$(mi_trace_wait 1)
+	mi_check_events "$events" 1 "$2" 1 "$want"
+	mi_result "$1" $? "want one $2 bind with backend $want"
+}
+
+# lt_check_request DESC WANT: the attribute reads WANT.
+lt_check_request() {
+	local got
+	got=$(mi_ns_request)
+	[ "$got" = "$2" ]
+	mi_result "$1" $? "$MI_NS_ATTR reads '$(cat "$MI_NS_ATTR" 2>/dev/null)', want [$2]"
+}
+
+ktap_print_header
+ktap_set_plan ${#TESTS[@]}
+ktap_print_msg "label-backed region $REGION ($NMEM), value under test: $VALUE"
+
+# Fresh labels: whatever an earlier run left is gone.
+if ! mi_ndctl disable-region "$REGION" || ! mi_ndctl init-labels -f "$NMEM" ||
+	! mi_ndctl enable-region "$REGION" ||
+	! lt_create --mode=fsdax --map=dev; then
+	for t in "${TESTS[@]}"; do mi_result "$t" 1 "cannot set up a label-backed namespace"; done
+	ktap_finished
+fi
+
+lt_check_request "${TESTS[0]}" default
+lt_check_bind "${TESTS[1]}" fs_dax default
+
+mi_ns_rebind "$VALUE"
+lt_check_bind "${TESTS[2]}" fs_dax "$VALUE"
+
+mi_trace_clear
+mi_ns_reconfig --mode=devdax --map=dev --align=2M
+lt_check_request "${TESTS[3]}" "$VALUE"
+lt_check_bind "${TESTS[4]}" generic "$VALUE"
+
+mi_trace_clear
+mi_ns_reconfig --mode=fsdax --map=dev
+lt_check_request "${TESTS[5]}" "$VALUE"
+lt_check_bind "${TESTS[6]}" fs_dax "$VALUE"
+
+old=$NS
+mi_ndctl destroy-namespace -f "$NS"
+NS=
+lt_create --mode=fsdax --map=dev
+ktap_print_msg "destroyed $old, created ${NS:-nothing}"
+lt_check_request "${TESTS[7]}" default
+lt_check_bind "${TESTS[8]}" fs_dax default
+
+mi_ns_disable && mi_ns_set "$VALUE" && mi_ns_enable
+mi_ndctl disable-region "$REGION"
+mi_trace_clear
+mi_ndctl enable-region "$REGION"
+lt_check_request "${TESTS[9]}" default
+lt_check_bind "${TESTS[10]}" fs_dax default
+
+mi_finished
