@@ -3,71 +3,124 @@
 # The two commands a newcomer needs:
 #   make bench   build base and patched kernels, boot them, measure memmap init
 #   make check   the tests: lint, mirror check, builds, harness tests, VM tests
-# The rest are the steps they are made of; see README.md.
+# The rest are the steps they are made of; see README.md.  'make help'
+# prints the targets and variables from the "#:" comment right above each
+# target and the "#=" lines at the end: give every new target one.
 
 SHELL := /bin/bash
 H := harness
 VARIANT ?= stream-off
 
 .PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help
+	base-kernel smoke shell probe help send-prep
 
+#@ usage: make [TARGET] [VAR=value]...
+#@
+#@ Targets:
+#: list the targets and variables (the default)
 help:
-	@sed -n 's/^#   //p' Makefile
+	@awk '/^#@/ { sub(/^#@ ?/, ""); print; next } \
+	     /^#= / { n = $$2; sub(/^#= [^ ]+ */, ""); printf "  %-14s %s\n", n, $$0; next } \
+	     /^#: / { d = substr($$0, 4); next } \
+	     d != "" && /^[a-z][a-z0-9-]*:/ { sub(/:.*/, ""); printf "  %-14s %s\n", $$0, d } \
+	     { d = "" }' $(firstword $(MAKEFILE_LIST))
 
-bench: deps
+#: the main job: base vs template vs template+streaming in a VM (BENCH_ARGS)
+bench:
+	@$(H)/bench.sh --check-args $(BENCH_ARGS) >/dev/null
+	@$(MAKE) --no-print-directory deps
 	$(H)/bench.sh $(BENCH_ARGS)
 
+#: the tests: lint, mirror, checkpatch, build, bats, smoke, matrix
 check:
 	$(H)/check.sh
 
+#: make check without the selftest matrix
 check-quick:
 	MZ_CHECK_QUICK=1 $(H)/check.sh
 
-# The selftest matrix alone (part of make check).
+#: the selftest matrix alone, part of make check (MATRIX_ARGS)
 matrix: deps
 	$(H)/matrix.sh $(MATRIX_ARGS)
 
-# The debug kernel (KASAN, DEBUG_VM, lockdep): slow under TCG, so not in CI.
+#: the matrix on the KASAN/DEBUG_VM/lockdep kernel; slow under TCG, not in CI
 check-debug: deps
 	$(H)/matrix.sh --variants debug --params none,on --timeout 2400 \
 		--summary $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/results/check-debug-summary.json \
 		--logs $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/logs/matrix-debug $(MATRIX_ARGS)
 
-# Maintainer checks on the series: checkpatch, per-patch builds, sparse, arm64.
+#: maintainer checks: checkpatch, per-patch builds, sparse, arm64 (SERIES_CHECK)
 check-series: deps
 	$(H)/check-series.sh $(SERIES_CHECK)
 
+OUT ?= $${MZ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/memmap-zone-device}/send
+#: the series with your git identity and Cc: lines, for git send-email (OUT)
+send-prep: deps
+	$(H)/send-prep.sh "$(OUT)"
+
+#: install the Debian packages the project needs (harness/deps.sh)
 deps:
 	$(H)/deps.sh
 
+#: download, verify and extract Linux 7.3.4 (~190 MB, once)
 fetch: deps
 	$(H)/fetch-base.sh
 
+#: the git kernel tree: base commit + one commit per patch (in MZ_TREE)
 tree: deps
 	$(H)/tree.sh apply
 
+#: regenerate patches/ and the mirror from the kernel tree's commits
 export:
 	$(H)/export.sh
 
+#: check that patches/ and the mirror agree
 check-mirror:
 	$(H)/check-mirror.sh
 
+#: build the patched guest kernel VARIANT
 kernel: deps
 	$(H)/build-kernel.sh $(VARIANT)
 
+#: build the unpatched 7.3.4 guest kernel (the benchmark's base)
 base-kernel: deps
 	$(H)/build-kernel.sh --base guest
 
+#: boot kernel VARIANT and run the guest smoke test
 smoke: deps
 	b=$$($(H)/build-kernel.sh $(VARIANT)) && \
-	$(H)/initramfs.sh "$$b" /tmp/mz-smoke.cpio.gz >/dev/null && \
-	$(H)/vm.sh "$$b" /tmp/mz-smoke.cpio.gz -- smoke
+	i=$$(mktemp --tmpdir mz-smoke-$(VARIANT).XXXXXX.cpio.gz) && trap 'rm -f "$$i"' EXIT && \
+	$(H)/initramfs.sh "$$b" "$$i" >/dev/null && \
+	$(H)/vm.sh "$$b" "$$i" -- smoke
 
+#: boot kernel VARIANT with a shell on this terminal (Ctrl-A X quits)
 shell: deps
 	b=$$($(H)/build-kernel.sh $(VARIANT)) && \
-	$(H)/initramfs.sh "$$b" /tmp/mz-shell.cpio.gz >/dev/null && \
-	$(H)/vm.sh --console --shell "$$b" /tmp/mz-shell.cpio.gz
+	i=$$(mktemp --tmpdir mz-shell-$(VARIANT).XXXXXX.cpio.gz) && trap 'rm -f "$$i"' EXIT && \
+	$(H)/initramfs.sh "$$b" "$$i" >/dev/null && \
+	$(H)/vm.sh --console --shell "$$b" "$$i"
 
+#: user-space probe of the template-copy store pattern on this CPU (PROBE_ARGS)
 probe:
 	$(H)/store-probe.sh $(PROBE_ARGS)
+
+#@
+#@ Variables (make TARGET VAR=value):
+#= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-off)
+#= BENCH_ARGS     bench: harness/bench.sh options, e.g. '--rebinds 30' (see its --help)
+#= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
+#= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
+#= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
+#= PROBE_ARGS     probe: harness/store-probe.sh options
+#@
+#@ Environment:
+#= MZ_CACHE       caches, builds, logs, results (default ~/.cache/memmap-zone-device)
+#= MZ_LOGS        build logs and guest consoles (default $MZ_CACHE/logs)
+#= MZ_TREE        the git kernel tree (default $MZ_CACHE/linux)
+#= LINUX_SRC      your own 7.3.y tree as the base instead of Debian's linux-source-7.3
+#= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
+#= MZ_FORCE       1: tree.sh discards kernel-tree commits that were never exported
+#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default: probe for KVM)
+#= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
+#= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)
+#= BENCH_RESULTS  the benchmark's JSON (default $MZ_CACHE/results/bench.json)

@@ -40,12 +40,18 @@ for t in gcc make flex bison bc perl; do need_tool "$t" "$t"; done
 [ -e /usr/include/libelf.h ] || die "libelf headers missing; run harness/deps.sh (Debian package libelf-dev)"
 [ -e /usr/include/openssl/ssl.h ] || die "OpenSSL headers missing; run harness/deps.sh (Debian package libssl-dev)"
 
+out=$MZ_CACHE/build/$kind-$variant
+# One build per output directory at a time (make bench and make check may
+# both ask for one); a second build of the same variant waits.
+mz_lock out_lock "$out.lock" "another build of $kind-$variant"
 if [ "$kind" = base ]; then
 	src=$("$MZ_ROOT/harness/tree.sh" base)
 else
 	src=$("$MZ_ROOT/harness/tree.sh" apply)
 fi
-out=$MZ_CACHE/build/$kind-$variant
+# Hold the kernel tree shared while building: tree.sh waits before it
+# rewrites the tree under a running build.
+mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
 mkdir -p "$out" "$MZ_LOGS"
 log=$MZ_LOGS/build-$kind-$variant.log
 : >"$log"
@@ -62,6 +68,8 @@ fi
 # Reproducible-ish builds so ccache hits across trees.
 export KBUILD_BUILD_USER=mz KBUILD_BUILD_HOST=mz KBUILD_BUILD_TIMESTAMP="2026-06-01"
 jobs=${MZ_JOBS:-$(nproc)}
+# Base and patched kernels get different release strings (uname -r).
+localversion=-mz-$kind
 
 info "configuring $kind-$variant: tinyconfig + ${frags[*]##*/}"
 (cd "$src" && KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
@@ -87,7 +95,7 @@ progress() {
 	done
 }
 set +e
-make -C "$src" O="$out" CC="$cc" HOSTCC="$cc" -j"$jobs" bzImage modules 2>&1 | progress
+make -C "$src" O="$out" CC="$cc" HOSTCC="$cc" LOCALVERSION="$localversion" -j"$jobs" bzImage modules 2>&1 | progress
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" -ne 0 ]; then
@@ -95,7 +103,7 @@ if [ "$rc" -ne 0 ]; then
 	die "kernel build failed (make exit $rc); full log: $log"
 fi
 rm -rf "$out/modroot"
-make -C "$src" O="$out" -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+make -C "$src" O="$out" -s LOCALVERSION="$localversion" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
 	DEPMOD=/sbin/depmod modules_install >>"$log" 2>&1 || die "modules_install failed; see $log"
 info "built $kind-$variant in $(mz_since "$start") s: $out/arch/x86/boot/bzImage"
 echo "$out"

@@ -5,8 +5,12 @@
 #
 #   deps        harness/deps.sh installs what is missing
 #   lint        shellcheck on the harness and guest scripts
+#   fetch       the base source: download, verify and extract Linux 7.3.4
+#               (~190 MB, harness/fetch-base.sh) unless the kernel tree
+#               (harness/tree.sh) or LINUX_SRC already gives it
 #   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
-#   checkpatch  checkpatch.pl --strict is silent on every patch
+#   checkpatch  checkpatch.pl --strict is silent on every patch (but for
+#               the Originally-by: tag, see mz_checkpatch in lib.sh)
 #   kernel      the series builds (variant stream-off)
 #   codegen     the template copies compile to what the series promises
 #   bats        host-side harness tests, VM tests included
@@ -51,6 +55,16 @@ lint() {
 		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats
 }
 step lint lint
+fetch() {
+	if git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+		info "kernel tree $MZ_TREE already has the base; nothing to fetch"
+	elif [ -n "${LINUX_SRC:-}" ]; then
+		info "the base comes from LINUX_SRC=$LINUX_SRC; nothing to fetch"
+	else
+		"$H/fetch-base.sh" >/dev/null
+	fi
+}
+step fetch fetch
 step mirror "$H/check-mirror.sh"
 step checkpatch "$H/check-series.sh" checkpatch
 

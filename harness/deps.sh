@@ -17,10 +17,16 @@ usage() {
 }
 [ $# -eq 0 ] || usage
 
+# Each one is used: qemu-system-x86 (vm.sh), ndctl daxctl busybox-static
+# kmod e2fsprogs (initramfs.sh), bats shellcheck (check.sh), ccache flex
+# bison libelf-dev libssl-dev bc gcc make perl (kernel builds), cpio
+# (initramfs.sh), xz-utils (fetch-base.sh), rsync (headers for the
+# selftests), jq (matrix.sh, bench.sh), git (tree.sh), sparse
+# gcc-aarch64-linux-gnu python3-ply python3-git (check-series.sh).
 pkgs=(
-	qemu-system-x86 qemu-utils ndctl daxctl bats shellcheck ccache
+	qemu-system-x86 ndctl daxctl bats shellcheck ccache
 	busybox-static flex bison libelf-dev libssl-dev bc cpio kmod xz-utils
-	e2fsprogs dwarves rsync jq gnuplot-nox gcc make perl git
+	e2fsprogs rsync jq gcc make perl git
 	sparse gcc-aarch64-linux-gnu python3-ply python3-git
 )
 

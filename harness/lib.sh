@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034
 # Common helpers for the harness scripts: paths, logging, errors.
-# Sourced, never executed.
+# Sourced, never executed, right after 'set -euo pipefail'.
+
+# Keep 'set -e' inside command substitutions: without this, a failing
+# command inside a function called as x=$(f) is ignored and f carries on.
+shopt -s inherit_errexit
 
 # Where the repository lives (the directory holding this harness/).
 MZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,6 +39,22 @@ need_tool() {
 		die "'$1' not found; install it with harness/deps.sh (Debian package $2)"
 }
 
+# mz_lock VAR FILE WHAT [-s]: lock FILE (flock, exclusive or with -s shared)
+# on a new file descriptor, stored in VAR, held until the script exits or
+# the descriptor is closed.  When another process holds it, say "waiting
+# for WHAT" and wait.
+mz_lock() {
+	local _fd _mode=${4:--x}
+	need_tool flock util-linux
+	mkdir -p "$(dirname "$2")"
+	exec {_fd}>>"$2"
+	if ! flock -n "$_mode" "$_fd"; then
+		info "waiting for $3 (lock: $2)"
+		flock "$_mode" "$_fd"
+	fi
+	printf -v "$1" %s "$_fd"
+}
+
 # Print elapsed seconds since the given epoch second.
 mz_since() { echo $(( $(date +%s) - $1 )); }
 
@@ -51,4 +71,20 @@ series_stamp() {
 		done
 		true
 	} | sha256sum | cut -d' ' -f1
+}
+
+# mz_checkpatch TREE PATCH: scripts/checkpatch.pl --strict on PATCH, run
+# from inside the kernel tree TREE (so that its git lookups and its
+# CamelCase cache belong to the kernel's repository), printing what it
+# reports except one warning: "Non-standard signature: Originally-by:".
+# The series credits Li Zhe's v4 with that tag, which
+# Documentation/process/maintainer-tip.rst documents but checkpatch's list
+# of signatures lacks; every other report is printed.  spdxcheck.py needs
+# Debian's python3 (python3-ply, python3-git).
+mz_checkpatch() {
+	{ (cd "$1" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$2" 2>&1) || true; } |
+		awk 'BEGIN { RS = ""; ORS = "\n\n" }
+		     /^WARNING: Non-standard signature: Originally-by:\n[^\n]*\nOriginally-by: [^\n]*$/ { next }
+		     /^total: [0-9]+ errors, [0-9]+ warnings, / { next }
+		     { print }'
 }

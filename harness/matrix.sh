@@ -17,14 +17,17 @@
 #               $MZ_CACHE/results/check-summary.json): a list of
 #               {variant, boot_param, group, pass, fail, skip}
 #   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
-#               emptied first)
+#               emptied first, so it must be empty, missing or made by
+#               matrix.sh: it holds a .mz-matrix-logs marker)
 #
 # Each cell boots the variant with the boot parameter and runs the
 # installed kselftest target inside (guest/tests/kselftest).  The upstream
 # hmm-tests peer suite runs in the "none" cell of each variant only.  A
 # cell fails when the guest fails (any KTAP failure, a kernel
 # oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), or when it ran
-# no test at all.  Console logs stay in $MZ_LOGS/matrix/.
+# no test at all.  A line reports each cell as it finishes (status, pass,
+# fail and skip counts, seconds).  Interrupted or killed (INT, TERM), it
+# stops its guests.  Console logs stay in $MZ_LOGS/matrix/.
 #
 # For the harness's own tests: MZ_MATRIX_BUILD=DIR uses that built kernel
 # for every variant (no builds) and MZ_MATRIX_TEST=NAME runs the guest
@@ -73,9 +76,27 @@ for p in "${plist[@]}"; do
 done
 need_tool jq jq
 
+# --logs is emptied: refuse anything that does not look like ours (a
+# marker, or nothing but the per-cell files an older matrix.sh wrote).
+marker=.mz-matrix-logs
+if [ -e "$out" ] || [ -L "$out" ]; then
+	why=
+	if [ -L "$out" ] || [ ! -d "$out" ]; then
+		why="is not a directory"
+	elif [ ! -f "$out/$marker" ] && [ -n "$(find "$out" -mindepth 1 ! \( -type f \( -name '*.log' \
+		-o -name '*.out' -o -name '*.err' -o -name '*.rc' \) \) -print -quit)" ]; then
+		why="holds files matrix.sh did not write (no $marker in it)"
+	fi
+	if [ -n "$why" ]; then
+		echo "${0##*/}: error: --logs $out $why; matrix.sh empties that directory, so give it a new or empty one" >&2
+		exit 2
+	fi
+fi
+
 H=$MZ_ROOT/harness
 rm -rf "$out"
 mkdir -p "$out" "$(dirname "$summary")"
+echo "made by harness/matrix.sh, which empties this directory on its next run" >"$out/$marker"
 start=$(date +%s)
 
 # Build every variant first (one kernel build at a time), with its
@@ -101,9 +122,28 @@ for v in "${vlist[@]}"; do
 	initrds[$v]=$initrd
 done
 
+ncells=$(( ${#vlist[@]} * ${#plist[@]} ))
+# cell_done VARIANT PARAM RC SECONDS: the progress line of a finished cell.
+cell_done() {
+	local v=$1 p=$2 rc=$3 g a b c np=0 nf=0 ns=0 status=ok
+	while read -r g a b c; do
+		np=$((np + a)) nf=$((nf + b)) ns=$((ns + c))
+	done < <(awk -f "$H/ktap-count.awk" "$out/$v.$p.out" 2>/dev/null || true)
+	if [ "$rc" -ne 0 ]; then
+		status="FAIL (guest exit $rc)"
+	elif [ "$nf" -gt 0 ]; then
+		status=FAIL
+	elif [ $((np + nf + ns)) -eq 0 ]; then
+		status="FAIL (no test ran)"
+	fi
+	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with ${p/none/no parameter}: $status, $np passed, $nf failed, $ns skipped, $4 s"
+}
+
 run_cell() {
-	local v=$1 p=$2 cell=$1.$2
-	local args=(--timeout "$timeout" --smp 1 --nvdimm-size 1G --log "$out/$cell.log")
+	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid
+	# The second, labelled NVDIMM is for memmap_lifetime.sh.
+	local args=(--timeout "$timeout" --smp 1 --nvdimm-size 1G --label-nvdimm 1G
+		--log "$out/$cell.log")
 	[ "$p" = none ] || args+=(--append "memmap_streaming=$p")
 	local targs=(memmap_init)
 	[ "$p" != none ] || targs+=(hmm)
@@ -111,9 +151,30 @@ run_cell() {
 	local rc=0
 	MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
 		"${builds[$v]}" "${initrds[$v]}" -- "$guest_test" ${targs[@]+"${targs[@]}"} \
-		>"$out/$cell.out" 2>"$out/$cell.err" || rc=$?
+		>"$out/$cell.out" 2>"$out/$cell.err" &
+	vpid=$!
+	# matrix.sh's stop_cells: vm.sh stops its QEMU on TERM.
+	trap 'kill -TERM "$vpid" 2>/dev/null; wait "$vpid"; exit 143' TERM
+	wait "$vpid" || rc=$?
+	trap - TERM
 	echo "$rc" >"$out/$cell.rc"
+	cell_done "$v" "$p" "$rc" $((SECONDS - t0))
 }
+
+# Interrupted, killed or failing: stop the cells still running, and with
+# them their vm.sh and QEMU.
+stop_cells() {
+	local pids
+	pids=$(jobs -p)
+	[ -n "$pids" ] || return 0
+	warn "stopping $(wc -w <<<"$pids") running cell(s) and their guests"
+	# shellcheck disable=SC2086 # one PID per word
+	kill -TERM $pids 2>/dev/null || true
+	wait || true
+}
+trap stop_cells EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 info "running ${#vlist[@]} variants x ${#plist[@]} boot parameters, $jobs guests at a time (logs: $out)"
 running=0
@@ -123,7 +184,7 @@ for v in "${vlist[@]}"; do
 			wait -n || true
 			running=$((running - 1))
 		fi
-		info "  boot $v with ${p/none/no parameter}"
+		info "  start $v with ${p/none/no parameter}"
 		run_cell "$v" "$p" &
 		running=$((running + 1))
 	done
@@ -160,5 +221,5 @@ for v in "${vlist[@]}"; do
 	done
 done
 printf '%s\n' "${rows[@]}" | jq -s . >"$summary"
-info "summary: $summary; $(( ${#vlist[@]} * ${#plist[@]} )) cells, $bad failed, $(mz_since "$start") s"
+info "summary: $summary; $ncells cells, $bad failed, $(mz_since "$start") s"
 [ "$bad" -eq 0 ]

@@ -69,6 +69,8 @@ make_base() {
 	g init -q -b series
 	g config core.autocrlf false
 	g config gc.auto 0
+	# checkpatch.pl keeps its CamelCase cache at the top of the tree.
+	echo '/.checkpatch-camelcase.*' >>"$MZ_TREE/.git/info/exclude"
 	g add -A -f .
 	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE g commit -q -m "Linux $(make -s -C "$MZ_TREE" kernelversion) (base)"
 	g tag "$MZ_BASE_TAG"
@@ -90,7 +92,7 @@ apply_series() {
 	fi
 	[ -z "$(g status --porcelain --untracked-files=no)" ] || [ "${MZ_FORCE:-0}" = 1 ] ||
 		die "$MZ_TREE has uncommitted changes; commit and 'make export' them, or MZ_FORCE=1 to discard them"
-	g checkout -q -B series "$MZ_BASE_TAG"
+	g checkout -q -f -B series "$MZ_BASE_TAG"
 	g reset -q --hard "$MZ_BASE_TAG"
 	if [ -f "$MZ_ROOT/patches/series" ]; then
 		while read -r p; do
@@ -110,6 +112,22 @@ apply_series() {
 	g config mz.head "$(g rev-parse HEAD)"
 	info "applied $n patches on $MZ_BASE_TAG in $MZ_TREE"
 }
+
+# The tree is shared (make bench, make check, builds of several variants):
+# look at it under a shared lock and change it only under an exclusive one,
+# which waits for running builds (build-kernel.sh holds it shared).
+up_to_date() {
+	g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1 &&
+		[ "$(g config --get mz.stamp || true)" = "$(series_stamp)" ] &&
+		[ "$(g config --get mz.head || true)" = "$(g rev-parse HEAD)" ] &&
+		{ [ "$mode" = apply ] || [ -f "$MZ_TREE-base/Makefile" ]; }
+}
+tree_lock=
+mz_lock tree_lock "$MZ_TREE.lock" "another tree.sh updating $MZ_TREE" -s
+if ! up_to_date && ! flock -n -x "$tree_lock"; then
+	info "waiting for the builds using $MZ_TREE to finish before updating it (lock: $MZ_TREE.lock)"
+	flock -x "$tree_lock"
+fi
 
 if ! g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
 	[ ! -e "$MZ_TREE" ] || [ -z "$(ls -A "$MZ_TREE")" ] ||

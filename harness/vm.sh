@@ -29,6 +29,10 @@
 #   --append TEXT         more kernel command line (repeatable)
 #   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
 #   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default 2G)
+#   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
+#                         for label-backed namespaces (ndctl init-labels,
+#                         create/destroy-namespace); its backing file holds
+#                         SIZE + 128 KiB so the region stays SIZE-aligned
 #   --mem SIZE            guest RAM, NNNM or NNNG (default 2G)
 #   --smp N               guest CPUs (default 2)
 #   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
@@ -47,7 +51,8 @@ usage() {
 	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
 	echo "options: --accel auto|kvm|tcg --timeout S --log FILE --append TEXT --nvdimms N" >&2
-	echo "         --nvdimm-size SIZE --mem SIZE --smp N --keep-nvdimm --console (see the header)" >&2
+	echo "         --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N --keep-nvdimm" >&2
+	echo "         --console (see the header)" >&2
 	exit 2
 }
 
@@ -60,6 +65,7 @@ log=
 appends=()
 nvdimms=1
 nvsize=2G
+labelsize=
 mem=2G
 smp=2
 keep=0
@@ -67,7 +73,7 @@ console=0
 shell=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--log|--append|--nvdimms|--nvdimm-size|--mem|--smp)
+	--accel|--timeout|--log|--append|--nvdimms|--nvdimm-size|--label-nvdimm|--mem|--smp)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -76,6 +82,7 @@ while [ $# -gt 0 ]; do
 		--append) appends+=("$2") ;;
 		--nvdimms) nvdimms=$2 ;;
 		--nvdimm-size) nvsize=$2 ;;
+		--label-nvdimm) labelsize=$2 ;;
 		--mem) mem=$2 ;;
 		--smp) smp=$2 ;;
 		esac
@@ -107,6 +114,7 @@ case "$accel" in auto|kvm|tcg) ;; *) usage ;; esac
 [[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
 [[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$labelsize" ] || [[ "$labelsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
 for a in ${targs[@]+"${targs[@]}"}; do
@@ -146,15 +154,19 @@ esac
 
 memmib=$(mib "$mem")
 nvmib=$(mib "$nvsize")
+labelmib=0
+[ -z "$labelsize" ] || labelmib=$(($(mib "$labelsize") + 1))
+ndimms=$nvdimms
+[ -z "$labelsize" ] || ndimms=$((nvdimms + 1))
 slots=4
-[ "$nvdimms" -le "$slots" ] || slots=$nvdimms
+[ "$ndimms" -le "$slots" ] || slots=$ndimms
 # shellcheck disable=SC2054 # the commas are QEMU's
 qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
-	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvmib + 1024))M"
+	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvmib + labelmib + 1024))M"
 	-smp "$smp" -nodefaults -nographic -no-reboot
 	-kernel "$bzimage" -initrd "$initrd")
 
-if [ "$nvdimms" -gt 0 ]; then
+if [ "$ndimms" -gt 0 ]; then
 	vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm}
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
@@ -169,6 +181,18 @@ if [ "$nvdimms" -gt 0 ]; then
 		qemu+=(-object "memory-backend-file,id=mem$i,share=on,mem-path=$img,size=${nvmib}M"
 			-device "nvdimm,id=nv$i,memdev=mem$i")
 	done
+	if [ -n "$labelsize" ]; then
+		# QEMU carves the label area out of the end of the backend.
+		img=$vmdir/nvdimm-label.img
+		kib=$(($(mib "$labelsize") * 1024 + 128))
+		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
+			[ "$(stat -c %s "$img")" -ne $((kib * 1024)) ]; then
+			rm -f "$img"
+			truncate -s "${kib}K" "$img"
+		fi
+		qemu+=(-object "memory-backend-file,id=meml,share=on,mem-path=$img,size=${kib}K"
+			-device "nvdimm,id=nvl,memdev=meml,label-size=128K")
+	fi
 fi
 
 cmdline="console=ttyS0 panic=-1 printk.devkmsg=on"
@@ -178,7 +202,7 @@ if [ -n "$test" ]; then
 fi
 if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
 qemu+=(-append "$cmdline")
-what="$nvdimms x $nvsize NVDIMM, $memmib MiB RAM, $smp CPUs"
+what="$nvdimms x $nvsize NVDIMM${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
 
 if [ "$shell" = 1 ]; then
 	info "booting $bzimage interactively: accel $accel ($why), $what; Ctrl-A X quits"

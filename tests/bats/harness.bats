@@ -116,6 +116,38 @@ vm() {
 	run -2 "$H/tree.sh" bogus
 }
 
+# --- lib.sh and the Makefile -------------------------------------------------
+
+@test "lib.sh: set -e holds inside \$(...) (inherit_errexit)" {
+	cat >"$T/errexit.sh" <<-EOF
+	#!/usr/bin/env bash
+	set -euo pipefail
+	. "$H/lib.sh"
+	f() { false; echo "f went on after a failure"; }
+	x=\$(f)
+	echo "reached with x=\$x"
+	EOF
+	run -1 bash "$T/errexit.sh"
+	[[ "$output" != *"went on"* ]]
+	[[ "$output" != *reached* ]]
+}
+
+@test "make help: every .PHONY target and every variable, one line each" {
+	run -0 make -s -C "$ROOT" help
+	help=$output
+	phony=$(make -s -C "$ROOT" -pn help 2>/dev/null | sed -n 's/^\.PHONY: //p')
+	[ "$(wc -w <<<"$phony")" -gt 10 ]
+	for t in $phony; do
+		grep -qE "^  $t +[^ ]" <<<"$help" || { echo "make help lacks target $t"; false; }
+	done
+	vars=$(grep -oE '\$\([A-Z][A-Z_]*\)|^[A-Z][A-Z_]* *\?=' "$ROOT/Makefile" |
+		tr -d '()?= $' | grep -vxE 'H|MAKE|MAKEFILE_LIST' | sort -u)
+	[[ "$vars" == *VARIANT* ]]
+	for v in $vars MZ_CACHE MZ_ACCEL MZ_JOBS LINUX_SRC MZ_TREE; do
+		grep -qE "^  $v +[^ ]" <<<"$help" || { echo "make help lacks variable $v"; false; }
+	done
+}
+
 # --- fetch-base.sh ----------------------------------------------------------
 
 @test "fetch-base.sh: checksum mismatch is a one-line error" {
@@ -194,6 +226,20 @@ vm() {
 	run -1 "$H/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
 	[[ "$output" == *"CONFIG_OLD=y (got: # CONFIG_OLD is not set)"* ]]
 	[[ "$output" != *CONFIG_NEW* ]]
+}
+
+@test "build-kernel.sh: a second build of the same variant waits for the first" {
+	mkdir -p "$MZ_CACHE/build"
+	flock "$MZ_CACHE/build/series-stream-off.lock" sleep 3 3>&- &
+	sleep 0.5
+	SECONDS=0
+	# It stops later (the fake base below is no kernel), after the wait.
+	mkdir -p "$T/ksrc"
+	printf 'kernelversion:\n\t@echo 7.3.4\n' >"$T/ksrc/Makefile"
+	LINUX_SRC=$T/ksrc MZ_TREE=$T/tree run "$H/build-kernel.sh" stream-off
+	[ "$SECONDS" -ge 2 ]
+	[[ "$output" == *"waiting for another build of series-stream-off"* ]]
+	wait
 }
 
 @test "build-kernel.sh runs verify-config.sh on the merged .config" {

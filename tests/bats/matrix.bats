@@ -60,6 +60,30 @@ EOF2
 	[[ "$output" == *"--jobs must be a positive number"* ]]
 }
 
+@test "matrix.sh: --logs is emptied only when matrix.sh made it" {
+	L=$BATS_TEST_TMPDIR/logs
+	mkdir -p "$L"
+	# No kernel: a run that gets past the check stops at once.
+	export MZ_MATRIX_BUILD=$BATS_TEST_TMPDIR/nobuild
+	echo precious >"$L/notes.txt"
+	run -2 "$H/matrix.sh" --variants stream-off --params none --logs "$L"
+	[[ "$output" == *"--logs $L holds files matrix.sh did not write"* ]]
+	[ "$(cat "$L/notes.txt")" = precious ]
+	echo file >"$BATS_TEST_TMPDIR/file"
+	run -2 "$H/matrix.sh" --logs "$BATS_TEST_TMPDIR/file"
+	[[ "$output" == *"is not a directory"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/file")" = file ]
+	# With the marker a previous run leaves (or only per-cell files), it
+	# is emptied; here the run then stops at the missing kernel.
+	: >"$L/.mz-matrix-logs"
+	run -1 "$H/matrix.sh" --variants stream-off --params none --logs "$L"
+	[[ "$output" == *"making the initramfs for stream-off failed"* ]]
+	[ ! -e "$L/notes.txt" ] && [ -f "$L/.mz-matrix-logs" ]
+	rm -rf "$L" && mkdir -p "$L" && echo 0 >"$L/stream-off.none.rc"
+	run -1 "$H/matrix.sh" --variants stream-off --params none --logs "$L"
+	[ ! -e "$L/stream-off.none.rc" ]
+}
+
 @test "matrix.sh: passing cells give counts and a JSON summary" {
 	need_vm
 	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off \
@@ -68,6 +92,10 @@ EOF2
 	[ "$(jq length "$SUMMARY")" -eq 4 ]
 	[ "$(jq -c '[.[] | select(.boot_param == "bogus" and .group == "controls")][0] | [.pass, .fail, .skip]' "$SUMMARY")" = "[1,0,1]" ]
 	[ "$(jq -r '.[0].variant' "$SUMMARY")" = stream-off ]
+	# A progress line as each cell finishes.
+	[[ "$output" == *"[2/2] stream-off with "* ]]
+	[[ "$output" == *"stream-off with bogus: ok, 2 passed, 0 failed, 1 skipped, "*" s"* ]]
+	[[ "$output" == *"stream-off with no parameter: ok, 2 passed, 0 failed, 1 skipped, "*" s"* ]]
 }
 
 @test "matrix.sh: a failing guest test fails the matrix" {
@@ -80,10 +108,32 @@ EOF2
 
 @test "matrix.sh: a kernel WARNING in the guest log fails the matrix" {
 	need_vm
+	# The guest test prints passing KTAP, then the WARNING: only the
+	# detection of kernel reports (vm.sh) can fail this cell.
 	MZ_MATRIX_TEST=warn run "$H/matrix.sh" --variants stream-off --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
-	[[ "$output" == *FAIL* ]]
+	[ "$(jq -c '[.[] | [.group, .pass, .fail, .skip]]' "$SUMMARY")" = '[["controls",1,0,0]]' ]
+	[[ "$output" == *"FAIL (guest exit 1: "*"the kernel reported 1 problem line(s)"* ]]
+}
+
+@test "matrix.sh: killed, it stops its guests" {
+	need_vm
+	MZ_MATRIX_TEST=hang "$H/matrix.sh" --variants stream-off --params none \
+		--timeout 600 --summary "$SUMMARY" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	pid=$!
+	qemu_running() { pgrep -f -- "mem-path=$MZ_CACHE/vm/" >/dev/null; }
+	for _ in $(seq 240); do
+		qemu_running && break
+		sleep 0.5
+	done
+	qemu_running
+	kill -TERM "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 143 ]
+	run ! qemu_running
+	grep -q 'stopping 1 running cell(s) and their guests' "$BATS_TEST_TMPDIR/out"
 }
 
 @test "matrix.sh: a hanging guest is killed and fails the matrix" {

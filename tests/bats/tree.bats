@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of harness/tree.sh, harness/export.sh and harness/check-mirror.sh
+# on a small fake kernel: a directory whose Makefile answers kernelversion
+# with 7.3.4, given as LINUX_SRC, and a temporary copy of the project
+# (harness/, a 2-patch series made against the fake kernel in patches/,
+# the mirror, all in a git repository of its own).  MZ_CACHE and MZ_TREE
+# point into the test's temporary directory; nothing real is touched.
+#
+#   bats tests/bats/tree.bats
+
+# shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+bats_require_minimum_version 1.5.0
+
+setup() {
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	T=$BATS_TEST_TMPDIR
+	export MZ_CACHE=$T/cache
+	export MZ_LOGS=$MZ_CACHE/logs MZ_TREE=$MZ_CACHE/linux LINUX_SRC=$T/ksrc
+	export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@localhost
+	export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@localhost
+	unset MZ_FORCE MZ_SUBJECT_PREFIX
+
+	# The fake kernel.
+	mkdir -p "$T/ksrc/mm" "$T/ksrc/include/linux" "$T/ksrc/kernel"
+	printf 'kernelversion:\n\t@echo 7.3.4\n' >"$T/ksrc/Makefile"
+	printf 'void page_init(void)\n{\n\tslow();\n}\n' >"$T/ksrc/mm/page.c"
+	printf 'struct page { long flags; };\n' >"$T/ksrc/include/linux/page.h"
+	printf 'int sched(void);\n' >"$T/ksrc/kernel/sched.c"
+
+	# Two patches against it, made in a scratch git copy.
+	cp -r "$T/ksrc" "$T/gen"
+	g() { git -C "$T/gen" "$@"; }
+	g init -q -b main
+	g add -A && g commit -q -m base
+	printf 'void page_init(void)\n{\n\ttemplate();\n}\n' >"$T/gen/mm/page.c"
+	g commit -q -am "mm: template fast path"
+	printf 'struct page { long flags; long pfn; };\n' >"$T/gen/include/linux/page.h"
+	printf '#define PAGE_NEW 1\n' >"$T/gen/include/linux/page_new.h"
+	g add -A && g commit -q -m "mm: a pfn field and a new header"
+
+	# The project copy: harness/, patches/, the mirror.
+	P=$T/proj
+	mkdir -p "$P/patches"
+	cp -r "$ROOT/harness" "$P/harness"
+	g format-patch -q -o "$P/patches" HEAD~2..HEAD
+	(cd "$P/patches" && ls -- *.patch) >"$P/patches/series"
+	for f in mm/page.c include/linux/page.h include/linux/page_new.h; do
+		mkdir -p "$P/$(dirname "$f")"
+		cp "$T/gen/$f" "$P/$f"
+	done
+	git -C "$P" init -q -b main
+	git -C "$P" add -A && git -C "$P" commit -q -m project
+}
+
+tree() { git -C "$MZ_TREE" "$@"; }
+
+@test "tree.sh: applies the series on a base commit, then finds it up to date" {
+	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	[ "$output" = "$MZ_TREE" ]
+	[[ "$stderr" == *"copying base from LINUX_SRC=$T/ksrc (Linux 7.3.4)"* ]]
+	[[ "$stderr" == *"applied 2 patches on v7.3.4-base"* ]]
+	[ "$(tree log --format=%s v7.3.4-base)" = "Linux 7.3.4 (base)" ]
+	[ "$(tree log --reverse --format=%s v7.3.4-base..series)" = \
+		"$(printf 'mm: template fast path\nmm: a pfn field and a new header')" ]
+	for f in mm/page.c include/linux/page.h include/linux/page_new.h kernel/sched.c; do
+		cmp "$T/gen/$f" "$MZ_TREE/$f"
+	done
+	[ -z "$(tree status --porcelain)" ]
+	run -0 --separate-stderr "$P/harness/tree.sh"
+	[[ "$stderr" == *"tree is up to date with patches/ (2 patches)"* ]]
+}
+
+@test "tree.sh: a LINUX_SRC that is not 7.3.y is refused" {
+	printf 'kernelversion:\n\t@echo 7.4.0\n' >"$T/ksrc/Makefile"
+	run -1 "$P/harness/tree.sh" apply
+	[[ "$output" == *"is Linux 7.4.0; this series targets 7.3.y"* ]]
+	[ ! -e "$MZ_TREE" ]
+}
+
+@test "check-mirror.sh: passes, then names each hand edit of the mirror" {
+	run -0 "$P/harness/check-mirror.sh"
+	[[ "$output" == *"mirror matches the series: 2 patches, 3 files"* ]]
+	echo '/* edited by hand */' >>"$P/mm/page.c"
+	echo extra >"$P/mm/extra.c"
+	rm "$P/include/linux/page_new.h"
+	run -1 "$P/harness/check-mirror.sh"
+	[[ "$output" == *"differs from the series: mm/page.c"* ]]
+	[[ "$output" == *"in the mirror but not touched by the series: mm/extra.c"* ]]
+	[[ "$output" == *"missing from the mirror: include/linux/page_new.h"* ]]
+	[[ "$output" == *"error: patches/ and the kernel-tree mirror disagree"* ]]
+	# The kernel tree itself was not changed by the check.
+	[ -z "$(tree status --porcelain)" ]
+	[ "$(tree rev-list --count v7.3.4-base..series)" -eq 2 ]
+}
+
+@test "export.sh: regenerates patches/ and the mirror from a new commit" {
+	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	mkdir -p "$MZ_TREE/drivers/dax"
+	printf 'int dax_probe(void);\n' >"$MZ_TREE/drivers/dax/probe.c"
+	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
+	tree rm -q include/linux/page_new.h
+	tree add -A && tree commit -q -m "mm: drain, a dax probe, no new header"
+	run -0 "$P/harness/export.sh"
+	[[ "$output" == *"exported 3 patches and 3 mirrored files"* ]]
+	[ "$(grep -vc '^#' "$P/patches/series")" -eq 3 ]
+	grep -qx '0003-mm-drain-a-dax-probe-no-new-header.patch' "$P/patches/series"
+	[ -f "$P/patches/0000-cover-letter.patch" ]
+	for f in drivers/dax/probe.c mm/page.c include/linux/page.h; do
+		cmp "$MZ_TREE/$f" "$P/$f"
+	done
+	# A file the series no longer touches leaves the mirror.
+	[ ! -e "$P/include/linux/page_new.h" ]
+	run -0 "$P/harness/check-mirror.sh"
+	[[ "$output" == *"mirror matches the series: 3 patches, 3 files"* ]]
+	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	[[ "$stderr" == *"up to date"* ]]
+}
+
+@test "tree.sh: refuses to overwrite commits that were never exported" {
+	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	echo '/* unexported work */' >>"$MZ_TREE/mm/page.c"
+	tree commit -q -am "wip: unexported"
+	head=$(tree rev-parse HEAD)
+	run -1 "$P/harness/tree.sh" apply
+	[[ "$output" == *"has commits that patches/ does not have; run 'make export'"* ]]
+	[ "$(tree rev-parse HEAD)" = "$head" ]
+	# Uncommitted changes are refused too.
+	tree reset -q --hard HEAD~1
+	echo '/* uncommitted */' >>"$MZ_TREE/mm/page.c"
+	touch "$P/patches/series" && echo '# changed' >>"$P/patches/series"
+	run -1 "$P/harness/tree.sh" apply
+	[[ "$output" == *"has uncommitted changes"* ]]
+	grep -q uncommitted "$MZ_TREE/mm/page.c"
+	# MZ_FORCE=1 discards them.
+	MZ_FORCE=1 run -0 "$P/harness/tree.sh" apply
+	[ "$(tree rev-list --count v7.3.4-base..series)" -eq 2 ]
+	cmp "$T/gen/mm/page.c" "$MZ_TREE/mm/page.c"
+}
+
+@test "tree.sh: waits for running builds before it rewrites the tree, not to read it" {
+	mkdir -p "$MZ_CACHE"
+	# A build (build-kernel.sh) holds the tree's lock shared.
+	flock -s "$MZ_TREE.lock" sleep 3 3>&- &
+	sleep 0.5
+	SECONDS=0
+	run -0 "$P/harness/tree.sh" apply
+	[ "$SECONDS" -ge 2 ]
+	[[ "$output" == *"waiting for the builds using $MZ_TREE to finish before updating it"* ]]
+	wait
+	# Up to date: reading it does not wait for the build.
+	flock -s "$MZ_TREE.lock" sleep 3 3>&- &
+	sleep 0.5
+	SECONDS=0
+	run -0 "$P/harness/tree.sh" apply
+	[ "$SECONDS" -lt 2 ]
+	[[ "$output" != *waiting* ]]
+	wait
+}
