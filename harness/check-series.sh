@@ -5,7 +5,8 @@
 #
 #   check-series.sh [checkpatch|bisect|sparse|arm64|nozd|codegen|all]   (default: all)
 #
-#   checkpatch  scripts/checkpatch.pl --strict on every patch: no output
+#   checkpatch  scripts/checkpatch.pl --strict on every patch: no output but
+#               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh)
 #   bisect      every patch builds on its own with the stream-off config
 #               (incremental builds in one O= directory, one per commit)
 #   sparse      make C=2 on the C files the series touches, base vs series:
@@ -39,18 +40,20 @@ command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
 jobs=${MZ_JOBS:-$(nproc)}
 mkdir -p "$MZ_LOGS"
 
+# MZ_PATCHES: check the series in this directory instead of patches/.
 checkpatch() {
-	local p out bad=0
+	local p out bad=0 dir
+	dir=$(cd "${MZ_PATCHES:-$MZ_ROOT/patches}" && pwd) || die "no patches directory ${MZ_PATCHES:-}"
+	[ -f "$dir/series" ] || die "$dir/series missing"
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
-		# spdxcheck.py needs Debian's python3 (python3-ply, python3-git).
-		out=$(PATH=/usr/bin:$PATH "$tree/scripts/checkpatch.pl" --strict -q \
-			"$MZ_ROOT/patches/$p" 2>&1) || true
+		# From inside the kernel tree; see mz_checkpatch in lib.sh.
+		out=$(mz_checkpatch "$tree" "$dir/$p")
 		if [ -n "$out" ]; then
 			printf '%s:\n%s\n' "$p" "$out" >&2
 			bad=1
 		fi
-	done <"$MZ_ROOT/patches/series"
+	done <"$dir/series"
 	[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above"
 	info "checkpatch --strict: clean on every patch"
 }

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# send-prep.sh OUTDIR: prepare a copy of the series for sending to the list
+# with git send-email (nothing is sent).
+#
+# patches/ carries the project identity as author and sign-off.  The copy
+# in OUTDIR carries the sender's: git config user.name and user.email.
+#
+#   1. patches/ is applied with 'git am' on the base tag in a scratch clone
+#      of the kernel tree ($MZ_CACHE/linux-send; the tree's "series"
+#      branch is not touched);
+#   2. every commit the project authored gets the sender as author (the
+#      author date is kept), and the project's Signed-off-by becomes the
+#      sender's; every other trailer stays where it is;
+#   3. git format-patch writes a numbered, threaded series with the cover
+#      letter of patches/0000-cover-letter.patch (its subject, body and
+#      "[PATCH vN" prefix);
+#   4. each patch gets Cc: headers from scripts/get_maintainer.pl of the
+#      patched tree, the cover letter their union;
+#   5. scripts/checkpatch.pl --strict, run in the kernel tree, must be silent
+#      on every patch.
+#
+# OUTDIR is written only when every step passed; an OUTDIR from an earlier
+# run (only *.patch files) is replaced.  The git send-email command to use
+# is printed on stdout.
+#
+# Needs the kernel tree of harness/tree.sh (made if missing) and git config
+# user.name/user.email.  MZ_PATCHES: prepare the series in this directory
+# instead of patches/ (for tests).
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# The identity patches/ is exported with (harness/export.sh keeps it).
+MZ_PROJECT_IDENT="Memmap Init Devs <memmap-init@example.org>"
+
+usage() {
+	echo "usage: ${0##*/} OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
+	exit 2
+}
+bad() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 2
+}
+
+[ $# -eq 1 ] || usage
+case "$1" in ''|-*) usage ;; esac
+out=$1
+if [ -e "$out" ]; then
+	[ -d "$out" ] || bad "OUTDIR $out exists and is not a directory"
+	for f in "$out"/* "$out"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case "$f" in *.patch) [ -f "$f" ] && continue ;; esac
+		bad "OUTDIR $out holds files other than an earlier prepared series (e.g. ${f##*/}); give a new or empty directory"
+	done
+fi
+
+# The sender, as git resolves it for a commit in this project.
+name=$(git -C "$MZ_ROOT" config --get user.name || true)
+email=$(git -C "$MZ_ROOT" config --get user.email || true)
+if [ -z "$name" ] || [ -z "$email" ]; then
+	bad "no sender identity: git config user.name and user.email must both be set (the prepared patches carry them as author and Signed-off-by); set them with
+  git config --global user.name 'Your Name'
+  git config --global user.email you@example.org"
+fi
+case "$email" in *@*) ;; *) bad "git config user.email is '$email', not a mail address; fix it with git config --global user.email you@example.org" ;; esac
+sender="$name <$email>"
+[ "$sender" != "$MZ_PROJECT_IDENT" ] ||
+	bad "git config gives the project identity ($sender); the sign-off must be the sender's own: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
+
+need_tool git git
+need_tool perl perl
+need_tool flock util-linux
+patches=${MZ_PATCHES:-$MZ_ROOT/patches}
+cover=$patches/0000-cover-letter.patch
+[ -f "$patches/series" ] || die "$patches/series missing; run harness/export.sh"
+[ -f "$cover" ] || die "$cover missing; run harness/export.sh"
+# "[PATCH v6 00/16]" -> "PATCH v6"
+prefix=$(sed -n 's/^Subject: \[\(.*[^ ]\) 0*0\/[0-9]*\].*/\1/p' "$cover" | head -n 1)
+[ -n "$prefix" ] || die "$cover has no 'Subject: [PATCH vN 00/NN]' line"
+mapfile -t series < <(grep -vE '^[[:space:]]*(#|$)' "$patches/series")
+[ "${#series[@]}" -gt 0 ] || die "$patches/series lists no patches"
+for p in "${series[@]}"; do
+	[ -f "$patches/$p" ] || die "patches/series names $p, which does not exist"
+done
+
+# The kernel tree gives the base commit; make it if there is none yet.
+if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+	info "no kernel tree at $MZ_TREE yet; making it with harness/tree.sh"
+	"$MZ_ROOT/harness/tree.sh" apply >/dev/null
+fi
+
+mkdir -p "$MZ_CACHE"
+scratch=$MZ_CACHE/linux-send
+exec 9>"$MZ_CACHE/linux-send.lock"
+flock -n 9 || { info "waiting for another send-prep.sh to finish"; flock 9; }
+tmp=$(mktemp -d "$MZ_CACHE/send-prep.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+s() { git -C "$scratch" "$@"; }
+start=$(date +%s)
+if ! s rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$scratch"
+	info "cloning $MZ_TREE to $scratch (scratch tree for sending)"
+	git clone -q --no-checkout --local "$MZ_TREE" "$scratch"
+fi
+s fetch -q --force "$MZ_TREE" "+refs/tags/$MZ_BASE_TAG:refs/tags/$MZ_BASE_TAG"
+if [ -d "$(s rev-parse --git-path rebase-apply)" ]; then s am --abort || true; fi
+# drivers/ is two thirds of the tree: only the drivers the series touches
+# are checked out (checkpatch and get_maintainer.pl read no others).
+sparse=('/*' '!/drivers/*/')
+mapfile -t -O 2 sparse < <(cd "$patches" && sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' \
+	"${series[@]}" | sort -u)
+s sparse-checkout set --no-cone "${sparse[@]}"
+info "checking out $MZ_BASE_TAG in $scratch (~10 s the first time)"
+s checkout -q -f -B mz-send "$MZ_BASE_TAG"
+s clean -q -f -d
+
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+n=0
+for p in "${series[@]}"; do
+	n=$((n + 1))
+	s am -q "$patches/$p" ||
+		{ s am --abort || true; die "patch $p does not apply on $MZ_BASE_TAG; fix patches/ (harness/tree.sh, harness/export.sh)"; }
+	author=$(s log -1 --format='%an <%ae>')
+	s log -1 --format=%B >"$tmp/msg"
+	# The project's sign-off becomes the sender's, in place; a second one
+	# (or a sender sign-off already there) is dropped.
+	awk -v proj="Signed-off-by: $MZ_PROJECT_IDENT" -v me="Signed-off-by: $sender" '
+		$0 == proj || $0 == me { if (!done) print me; done = 1; next }
+		{ print }
+	' "$tmp/msg" >"$tmp/msg.new"
+	grep -qxF "Signed-off-by: $sender" "$tmp/msg.new" ||
+		s interpret-trailers --in-place --trailer "Signed-off-by: $sender" "$tmp/msg.new"
+	# Patches by someone else keep their author.
+	[ "$author" = "$MZ_PROJECT_IDENT" ] && author=$sender
+	s commit -q --amend --no-verify --allow-empty --cleanup=verbatim \
+		--author="$author" -F "$tmp/msg.new"
+done
+info "applied $n patches as $sender"
+
+s config branch.mz-send.description "$("$MZ_ROOT/harness/cover-letter.sh" extract "$cover")"
+# Whatever the sender's diff settings, patches that 'git am' takes as -p1.
+s -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.relative=false \
+	format-patch -q --cover-letter --cover-from-description=subject \
+		--subject-prefix="$prefix" --numbered --thread=shallow --no-signature \
+		-o "$tmp/out" "$MZ_BASE_TAG..mz-send" || die "git format-patch failed in $scratch"
+mapfile -t files < <(find "$tmp/out" -name '*.patch' | sort)
+[ "${#files[@]}" -eq $((n + 1)) ] ||
+	die "git format-patch wrote ${#files[@]} files for $n patches and a cover letter"
+
+# Cc: headers, one address a line, before the blank line ending the headers.
+add_cc() {
+	local f=$1 ccfile=$2
+	awk -v ccfile="$ccfile" '
+		!done && /^$/ { while ((getline a < ccfile) > 0) print "Cc: " a; done = 1 }
+		{ print }
+	' "$f" >"$f.new"
+	mv "$f.new" "$f"
+}
+info "Cc: lines from scripts/get_maintainer.pl"
+: >"$tmp/all-cc"
+for f in "${files[@]}"; do
+	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
+	(cd "$scratch" && scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback "$f") \
+		>"$tmp/cc" 2>"$tmp/cc.err" ||
+		{ cat "$tmp/cc.err" >&2; die "scripts/get_maintainer.pl failed on ${f##*/}"; }
+	# Not the sender, who sends them anyway.
+	awk -v e="$email" '$0 != e && !index($0, "<" e ">")' "$tmp/cc" >"$tmp/cc.own"
+	[ -s "$tmp/cc.own" ] || die "scripts/get_maintainer.pl found nobody for ${f##*/}"
+	add_cc "$f" "$tmp/cc.own"
+	cat "$tmp/cc.own" >>"$tmp/all-cc"
+done
+awk '!seen[$0]++' "$tmp/all-cc" >"$tmp/cover-cc"
+add_cc "$tmp/out/0000-cover-letter.patch" "$tmp/cover-cc"
+
+info "scripts/checkpatch.pl --strict on the prepared patches (in the kernel tree)"
+bad=0
+for f in "${files[@]}"; do
+	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
+	o=$(mz_checkpatch "$scratch" "$f")
+	if [ -n "$o" ]; then
+		printf '%s:\n%s\n' "${f##*/}" "$o" >&2
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above on the prepared patches; nothing written to $out"
+
+mkdir -p "$out"
+rm -f "$out"/*.patch
+mv "${files[@]}" "$out/"
+out=$(cd "$out" && pwd)
+to=linux-mm@kvack.org
+grep -qxF "$to" "$tmp/cover-cc" || to=$(grep -v '<' "$tmp/cover-cc" | head -n 1 || true)
+[ -n "$to" ] || to=$(head -n 1 "$tmp/cover-cc")
+info "prepared $n patches and the cover letter in $out as $sender ($(mz_since "$start") s); check the recipients with --dry-run first"
+printf 'git send-email --to=%s %q/*.patch\n' "$to" "$out"

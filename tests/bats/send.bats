@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of harness/send-prep.sh (make send-prep): the copy of patches/
+# prepared for git send-email.
+#
+#   bats tests/bats/send.bats
+#   MZ_PATCHES=/path/to/patches bats tests/bats/send.bats   # another series
+#
+# The sender is a throwaway identity in a temporary gitconfig
+# (GIT_CONFIG_GLOBAL; the system gitconfig is ignored).  send-prep.sh runs
+# once per file, with MZ_CACHE in the file's temporary directory; the
+# tests then read its output.  Needs the kernel tree of harness/tree.sh
+# (MZ_TREE, default ~/.cache/memmap-zone-device/linux), which 'make check'
+# makes before the bats step; without it those tests are skipped.  About
+# 2 minutes (a checkout of the kernel tree, checkpatch on every patch).
+
+# shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	export ROOT H PATCHES TAG SENDER_NAME SENDER_EMAIL SENDER_CONFIG SEND_CACHE SEND_OUT MZ_TREE
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	H=$ROOT/harness
+	PATCHES=${MZ_PATCHES:-$ROOT/patches}
+	# shellcheck disable=SC2016
+	TAG=$(bash -c '. "$1/lib.sh" && echo "$MZ_BASE_TAG"' _ "$H")
+	MZ_TREE=${MZ_TREE:-${MZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memmap-zone-device}/linux}
+	SENDER_NAME="Ada Q. Sender"
+	SENDER_EMAIL=ada.sender@example.net
+	SENDER_CONFIG=$BATS_FILE_TMPDIR/sender.gitconfig
+	# diff.noprefix: the prepared patches must still be -p1 patches.
+	printf '[user]\n\tname = %s\n\temail = %s\n[diff]\n\tnoprefix = true\n' \
+		"$SENDER_NAME" "$SENDER_EMAIL" >"$SENDER_CONFIG"
+	SEND_CACHE=$BATS_FILE_TMPDIR/cache
+	SEND_OUT=$BATS_FILE_TMPDIR/out
+	if git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$TAG" >/dev/null 2>&1; then
+		rc=0
+		MZ_PATCHES=$PATCHES GIT_CONFIG_GLOBAL=$SENDER_CONFIG GIT_CONFIG_NOSYSTEM=1 MZ_CACHE=$SEND_CACHE \
+			MZ_LOGS=$SEND_CACHE/logs "$H/send-prep.sh" "$SEND_OUT" \
+			>"$BATS_FILE_TMPDIR/send.out" 2>"$BATS_FILE_TMPDIR/send.err" || rc=$?
+		echo "$rc" >"$BATS_FILE_TMPDIR/send.rc"
+	fi
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	export MZ_CACHE=$T/cache MZ_LOGS=$T/cache/logs
+	export GIT_CONFIG_GLOBAL=$SENDER_CONFIG GIT_CONFIG_NOSYSTEM=1
+	unset MZ_PATCHES
+}
+
+# The run of setup_file: skip without a kernel tree, fail if it failed.
+need_prepared() {
+	[ -f "$BATS_FILE_TMPDIR/send.rc" ] ||
+		skip "no kernel tree at $MZ_TREE (tag $TAG): run harness/tree.sh"
+	if [ "$(cat "$BATS_FILE_TMPDIR/send.rc")" != 0 ]; then
+		cat "$BATS_FILE_TMPDIR/send.err" >&2
+		false
+	fi
+	mapfile -t orig < <(grep -vE '^[[:space:]]*(#|$)' "$PATCHES/series")
+	prep=()
+	for p in "$SEND_OUT"/*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || prep+=("${p##*/}")
+	done
+	[ "${#orig[@]}" -gt 0 ]
+	[ "${#prep[@]}" -eq "${#orig[@]}" ]
+	[ -f "$SEND_OUT/0000-cover-letter.patch" ]
+}
+
+# headers FILE: the mail headers, continuation lines joined.
+headers() { awk '/^$/ { exit } /^[ \t]/ { h = h " " $0; next } { if (h != "") print h; h = $0 } END { if (h != "") print h }' "$1"; }
+# trailers FILE: the commit message's trailers, in order.
+trailers() {
+	git mailinfo "$T/msg" "$T/patch" <"$1" >/dev/null
+	git interpret-trailers --parse <"$T/msg"
+}
+# ccs FILE: the Cc: header addresses, one a line.
+ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
+
+@test "send-prep.sh: argument errors exit 2 and write nothing" {
+	run -2 "$H/send-prep.sh"
+	[[ "$output" == *usage:* ]]
+	run -2 "$H/send-prep.sh" a b
+	run -2 "$H/send-prep.sh" --help
+	touch "$T/file"
+	run -2 --separate-stderr "$H/send-prep.sh" "$T/file"
+	[[ "$stderr" == *"not a directory"* ]]
+	mkdir "$T/busy" && echo keep >"$T/busy/notes.txt"
+	run -2 --separate-stderr "$H/send-prep.sh" "$T/busy"
+	[[ "$stderr" == *notes.txt* ]]
+	[ "$(ls "$T/busy")" = notes.txt ]
+	[ ! -e "$MZ_CACHE" ]
+}
+
+@test "send-prep.sh: no git identity: clear error, exit 2, OUTDIR not created" {
+	: >"$T/empty.gitconfig"
+	GIT_CONFIG_GLOBAL=$T/empty.gitconfig run -2 --separate-stderr "$H/send-prep.sh" "$T/out"
+	[[ "$stderr" == *"no sender identity"* ]]
+	[[ "$stderr" == *"git config --global user.name"* ]]
+	[[ "$stderr" == *"git config --global user.email"* ]]
+	[ ! -e "$T/out" ]
+	[ ! -e "$MZ_CACHE" ]
+	# A name without an address is no identity either.
+	printf '[user]\n\tname = Half Set\n' >"$T/half.gitconfig"
+	GIT_CONFIG_GLOBAL=$T/half.gitconfig run -2 --separate-stderr "$H/send-prep.sh" "$T/out"
+	[[ "$stderr" == *"user.email"* ]]
+	[ ! -e "$T/out" ]
+	# Nor is the project identity: the sign-off must be the sender's.
+	printf '[user]\n\tname = Memmap Init Devs\n\temail = memmap-init@example.org\n' >"$T/proj.gitconfig"
+	GIT_CONFIG_GLOBAL=$T/proj.gitconfig run -2 --separate-stderr "$H/send-prep.sh" "$T/out"
+	[[ "$stderr" == *"project identity"* ]]
+	[ ! -e "$T/out" ]
+}
+
+@test "prepared copy: the sender is author and only sign-off of every patch, author dates kept" {
+	need_prepared
+	local i o p
+	for i in "${!orig[@]}"; do
+		o=$PATCHES/${orig[$i]} p=$SEND_OUT/${prep[$i]}
+		git mailinfo "$T/msg" "$T/patch" <"$p" >"$T/info"
+		grep -qx "Author: $SENDER_NAME" "$T/info" || { echo "${prep[$i]}: $(grep Author: "$T/info")"; false; }
+		grep -qx "Email: $SENDER_EMAIL" "$T/info" || { echo "${prep[$i]}: $(grep Email: "$T/info")"; false; }
+		[ "$(trailers "$p" | grep -c '^Signed-off-by:')" -eq 1 ] || { echo "${prep[$i]}: sign-offs:"; trailers "$p"; false; }
+		trailers "$p" | grep -qx "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>"
+		if grep -n 'memmap-init@example.org' "$p"; then echo "${prep[$i]} names the project identity"; false; fi
+		[ "$(headers "$p" | grep '^Date:')" = "$(headers "$o" | grep '^Date:')" ]
+	done
+}
+
+@test "prepared copy: every other trailer survives, in order" {
+	need_prepared
+	local i n=0 a b
+	for i in "${!orig[@]}"; do
+		a=$(trailers "$PATCHES/${orig[$i]}" | grep -vx 'Signed-off-by: Memmap Init Devs <memmap-init@example.org>' || true)
+		b=$(trailers "$SEND_OUT/${prep[$i]}" | grep -vx "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" || true)
+		[ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b") || true; echo "in ${prep[$i]}"; false; }
+		n=$((n + $(grep -c . <<<"$a" || true)))
+	done
+	# The series has such trailers (Suggested-by:, Link:, ...), so this
+	# checked something.
+	[ "$n" -gt 0 ]
+}
+
+@test "prepared copy: Cc: headers from get_maintainer.pl, the cover letter has their union" {
+	need_prepared
+	local p subj files cc
+	ccs "$SEND_OUT/0000-cover-letter.patch" >"$T/cover-cc"
+	for p in "${prep[@]}"; do
+		ccs "$SEND_OUT/$p" >"$T/cc"
+		[ -s "$T/cc" ] || { echo "$p: no Cc:"; false; }
+		subj=$(headers "$SEND_OUT/$p" | sed -n 's/^Subject: \[[^]]*\] //p')
+		files=$(sed -n 's|^diff --git a/\([^ ]*\) .*|\1|p' "$SEND_OUT/$p")
+		want=()
+		case "$subj" in mm:*|mm/*) want+=(linux-mm@kvack.org) ;; esac
+		case "$subj" in x86*) want+=(x86@kernel.org) ;; esac
+		case "$subj" in libnvdimm*|nvdimm*) want+=(nvdimm@lists.linux.dev) ;; esac
+		case "$subj" in selftests*) want+=(linux-kselftest@vger.kernel.org) ;; esac
+		if grep -q '^include/trace/' <<<"$files"; then want+=(linux-trace-kernel@vger.kernel.org); fi
+		for cc in "${want[@]}"; do
+			grep -qxF "$cc" "$T/cc" || { echo "$p ($subj): no Cc: $cc"; cat "$T/cc"; false; }
+		done
+		while read -r cc; do
+			grep -qxF "$cc" "$T/cover-cc" || { echo "cover letter lacks Cc: $cc of $p"; false; }
+		done <"$T/cc"
+		if grep -F "$SENDER_EMAIL" "$T/cc"; then echo "$p: the sender is Cc'd"; false; fi
+	done
+	# linux-mm is on the cover letter, and the printed command sends to it.
+	grep -qxF linux-mm@kvack.org "$T/cover-cc"
+	grep -q "^git send-email --to=linux-mm@kvack.org .*$SEND_OUT/\*\.patch$" "$BATS_FILE_TMPDIR/send.out"
+}
+
+@test "prepared copy: the cover letter's subject and version, numbered and threaded" {
+	need_prepared
+	local subj prefix n=${#prep[@]} i id
+	subj=$(headers "$PATCHES/0000-cover-letter.patch" | grep '^Subject:')
+	[ "$(headers "$SEND_OUT/0000-cover-letter.patch" | grep '^Subject:')" = "$subj" ]
+	prefix=$(sed 's/^Subject: \[\(.*\) 0*0\/.*/\1/' <<<"$subj")
+	[[ "$prefix" == PATCH* ]]
+	id=$(headers "$SEND_OUT/0000-cover-letter.patch" | sed -n 's/^Message-I[dD]: //p')
+	[ -n "$id" ]
+	# The body of the cover letter is patches/'s.
+	diff <("$H/cover-letter.sh" extract "$PATCHES/0000-cover-letter.patch") \
+		<("$H/cover-letter.sh" extract "$SEND_OUT/0000-cover-letter.patch")
+	grep -q "^$SENDER_NAME ($n):\$" "$SEND_OUT/0000-cover-letter.patch"
+	for i in "${!prep[@]}"; do
+		headers "$SEND_OUT/${prep[$i]}" | grep -q "^Subject: \[$prefix 0*$((i + 1))/$n\] " ||
+			{ echo "${prep[$i]}: $(headers "$SEND_OUT/${prep[$i]}" | grep Subject:)"; false; }
+		headers "$SEND_OUT/${prep[$i]}" | grep -qxF "In-Reply-To: $id"
+	done
+}
+
+@test "prepared copy: git am applies it cleanly on the base tag and gives the series' tree" {
+	need_prepared
+	local wt=$SEND_CACHE/linux-send p
+	# The sender's diff.noprefix is set: format-patch must not follow it.
+	grep -q '^diff --git a/' "$SEND_OUT/${prep[0]}"
+	git -C "$wt" checkout -q -f --detach "$TAG"
+	for p in "${prep[@]}"; do
+		run --separate-stderr git -C "$wt" am "$SEND_OUT/$p"
+		[ "$status" -eq 0 ] || { echo "$p: $stderr"; git -C "$wt" am --abort; false; }
+		[[ "$stderr" != *warning* ]] || { echo "$p: $stderr"; false; }
+	done
+	[ "$(git -C "$wt" rev-list --count "$TAG..HEAD")" -eq "${#prep[@]}" ]
+	# The same files as patches/ applied (send-prep.sh's branch mz-send).
+	[ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git -C "$wt" rev-parse 'mz-send^{tree}')" ]
+	[ "$(git -C "$wt" log --format='%an <%ae>' "$TAG..HEAD" | sort -u)" = "$SENDER_NAME <$SENDER_EMAIL>" ]
+}
+
+@test "send-prep.sh: checkpatch complaints stop it and OUTDIR is not written" {
+	need_prepared
+	# patches/ with its first patch only, one added line given a trailing blank.
+	mkdir "$T/patches"
+	cp "$PATCHES/0000-cover-letter.patch" "$T/patches/"
+	awk '/^diff --git/ { d = 1 } d && !done && /^\+[^+]/ { $0 = $0 " "; done = 1 } { print }' \
+		"$PATCHES/${orig[0]}" >"$T/patches/${orig[0]}"
+	run -1 cmp -s "$PATCHES/${orig[0]}" "$T/patches/${orig[0]}"
+	echo "${orig[0]}" >"$T/patches/series"
+	MZ_PATCHES=$T/patches MZ_CACHE=$SEND_CACHE run -1 --separate-stderr "$H/send-prep.sh" "$T/out"
+	[[ "$stderr" == *"trailing whitespace"* ]]
+	[[ "$stderr" == *"checkpatch --strict reports"* ]]
+	[ ! -e "$T/out" ]
+}
