@@ -1,57 +1,88 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-report.py: turn the BENCH lines of the three benchmark boots
-# (guest/tests/bench, run by harness/bench.sh) into a terminal table, a JSON
-# file and an SVG chart.  Standard library only.
+# bench-report.py: turn the output of the benchmark boots (guest/tests/bench,
+# run by harness/bench.sh) into a table at most 72 columns wide, a JSON file
+# and an SVG chart; or print the table again from a JSON file (--cover).
+# Standard library only.
 #
 #   bench-report.py --run base=OUT --run template=OUT
-#                   --run template+streaming=OUT --devices LIST --rebinds N
+#                   --run template+streaming=OUT [--run BACKEND=OUT]...
+#                   --devices LIST --rebinds N
 #                   [--accel kvm|tcg] [--fact KEY=VALUE]... [--kernel NAME=DIR]...
-#                   [--probe PROBE.json] [--json FILE] [--svg FILE] [--text FILE]
+#                   [--probe PROBE.json | --no-probe] [--json FILE] [--svg FILE]
+#                   [--text FILE]
+#   bench-report.py --cover RESULTS.json
 #
-# OUT is what vm.sh printed for a boot (the guest test's output); only the
-# lines "BENCH device=D bind=K memmap_init_ns=T enable_ns=E backend=B
-# events=C nr_pages=P" and "BENCH-INFO ..." are read.  Every device of
-# LIST must have binds 0..N exactly once in every run, and every line of a
-# run must name the run's backend: anything else is an error (exit 1), as
-# the numbers would then not be what the table says they are.
+# OUT is what vm.sh printed for one boot (the guest test's output).  Each
+# boot measured one size (its "BENCH-INFO size_mb=M" line); give one --run
+# per backend and size.  Read are the lines
+#   BENCH device=D bind=K memmap_init_ns=T enable_ns=E backend=B events=C
+#         nr_pages=P tp_ns=X
+#   BENCH-FLOOR device=D phase=pick|run cand=C rep=K nr_pages=P bytes=B ns=T
+#   BENCH-INFO key=value...
+# Every device of LIST must have binds 0..N exactly once in every run, the
+# floor's N+1 timed writes, and every line of a run must name the run's
+# backend: anything else is an error (exit 1), as the numbers would then
+# not be what the table says they are.
 #
 # Bind 0 is the first bind ("first"); the median, min and max are over
 # binds 1..N (the rebinds).  An even N takes the mean of the two middle
 # values, rounded to the nearest ns.  Ratios are medians over the base
-# median.
+# median.  Each comparison (template vs base, template+streaming vs base,
+# template+streaming vs template) gets Welch's t-test on the rebinds at 95%
+# confidence (as ministat does, but without assuming equal variances): the
+# difference of the means in percent of the second one, +- the half-width
+# of its 95% confidence interval, or "no difference proven at 95%".
 #
-# --fact KEY=VALUE adds host facts to the JSON (accel, cpu_model,
-# host_kernel, date, wall_s, ...); known numeric ones are stored as
-# numbers.  --kernel NAME=DIR names a kernel build directory (base,
-# patched) whose include/config/kernel.release is recorded with the guest's
-# "uname -v".  --probe is store-probe's --json output, stored under
-# "probe" and summarised in the table.  The table goes to stdout (and to
-# --text FILE).  Usage errors exit 2.
+# The floor (backend "floor"): the fastest store candidate the guest's
+# memremap_bench found, writing the device's pages' worth of struct page
+# bytes, taken from the template boot (the guest that runs the path it
+# bounds); its samples are the N timed writes after the first.  The floor
+# must not be slower than the template paths: if it is, the table and the
+# JSON flag it.
+#
+# --fact KEY=VALUE adds host facts to the JSON (cpu_model, series_commit,
+# guest_vcpus, ...); known numeric ones are stored as numbers.  --kernel
+# NAME=DIR names a kernel build directory (base, patched): its release
+# (include/config/kernel.release) and the sha256 of its .config are
+# recorded, the directory itself only by its last component.  --probe is
+# store-probe's --json output, stored under "probe" and summarised.  The
+# table goes to stdout (and to --text FILE).  Usage errors exit 2.
 
 import argparse
+import hashlib
 import json
 import math
 import os
 import re
 import statistics
 import sys
+import textwrap
 from xml.sax.saxutils import escape
 
 PROG = os.path.basename(sys.argv[0])
 BACKENDS = ["base", "template", "template+streaming"]
+ALL_BACKENDS = BACKENDS + ["floor"]
 METRICS = ["memmap_init_ns", "enable_ns"]
-METRIC_LABEL = {"memmap_init_ns": "memmap_init", "enable_ns": "enable"}
 KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
-COLORS = {"base": "#7f7f7f", "template": "#1f77b4", "template+streaming": "#ff7f0e"}
+COMPARISONS = [("template", "base"), ("template+streaming", "base"),
+               ("template+streaming", "template")]
+COLORS = {"base": "#7f7f7f", "template": "#1f77b4", "template+streaming": "#ff7f0e",
+          "floor": "#2ca02c"}
 NUMERIC_FACTS = {"wall_s", "nproc", "other_qemu_max", "other_busy_pct_max", "guest_ram_bytes",
-                 "devprivate_bytes", "nvdimm_bytes", "hz"}
+                 "guest_vcpus", "hz"}
+WIDTH = 72
+CONFIDENCE = 0.95
+FLOOR_INSTRUMENT = "memremap_bench floor (ktime_get_ns)"
 
 LINE_RE = re.compile(
     r"^BENCH device=(?P<device>\S+) bind=(?P<bind>\d+) memmap_init_ns=(?P<memmap_init_ns>\d+)"
     r" enable_ns=(?P<enable_ns>\d+) backend=(?P<backend>\S+) events=(?P<events>\d+)"
-    r" nr_pages=(?P<nr_pages>\d+)$")
+    r" nr_pages=(?P<nr_pages>\d+) tp_ns=(?P<tp_ns>\d+|-)$")
+FLOOR_RE = re.compile(
+    r"^BENCH-FLOOR device=(?P<device>\S+) phase=(?P<phase>pick|run) cand=(?P<cand>[a-z0-9]+)"
+    r" rep=(?P<rep>\d+) nr_pages=(?P<nr_pages>\d+) bytes=(?P<bytes>\d+) ns=(?P<ns>\d+)$")
 
 
 class ReportError(Exception):
@@ -63,15 +94,114 @@ def usage_error(msg):
     sys.exit(2)
 
 
+# --- statistics ---------------------------------------------------------------
+
+def _betacf(a, b, x):
+    """Continued fraction of the regularized incomplete beta (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        de = d * c
+        h *= de
+        if abs(de - 1.0) < 1e-14:
+            break
+    return h
+
+
+def betainc(a, b, x):
+    """Regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_two_sided_p(t, df):
+    """P(|T| >= |t|) for Student's t with df degrees of freedom."""
+    return betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+def t_quantile(p, df):
+    """The t with P(T <= t) = p (p > 0.5), by bisection."""
+    target = 2.0 * (1.0 - p)
+    lo, hi = 0.0, 1.0
+    while t_two_sided_p(hi, df) > target:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_two_sided_p(mid, df) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def welch(a, b, confidence=CONFIDENCE):
+    """Welch's t-test of mean(a) - mean(b); percentages of mean(b)."""
+    na, nb = len(a), len(b)
+    out = {"test": "welch_t", "confidence": confidence, "n": [na, nb]}
+    if na < 2 or nb < 2:
+        out.update(significant=None, verdict="too few samples for a test")
+        return out
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    va, vb = statistics.variance(a), statistics.variance(b)
+    diff = ma - mb
+    se2 = va / na + vb / nb
+    out.update(mean=[ma, mb])
+    if se2 == 0.0:
+        half, df, p = 0.0, float(na + nb - 2), (1.0 if diff == 0 else 0.0)
+    else:
+        df = se2 * se2 / ((va / na) ** 2 / (na - 1) + (vb / nb) ** 2 / (nb - 1))
+        half = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * math.sqrt(se2)
+        p = t_two_sided_p(diff / math.sqrt(se2), df)
+    significant = abs(diff) > half
+    pct = 100.0 * diff / mb if mb else None
+    half_pct = 100.0 * half / mb if mb else None
+    out.update(df=round(df, 2), p=p, diff_ns=diff, ci_half_ns=half,
+               diff_pct=pct, ci_half_pct=half_pct, significant=significant)
+    if not significant:
+        out["verdict"] = f"no difference proven at {confidence * 100:.0f}%"
+    elif pct is None:
+        out["verdict"] = f"{diff / 1e6:+.3f} ms +- {half / 1e6:.3f} ms"
+    else:
+        out["verdict"] = f"{pct:+.1f}% +- {half_pct:.1f}%"
+    return out
+
+
+def median_int(values):
+    return int(math.floor(statistics.median(values) + 0.5))
+
+
+# --- input --------------------------------------------------------------------
+
 def parse_run(label, path, devices, rebinds):
-    """Read one boot's output: {device: {bind: {...}}} and its BENCH-INFO."""
+    """Read one boot's output: (size_mb, binds, floors, info)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
     except OSError as e:
         raise ReportError(f"run {label}: cannot read {path}: {e.strerror}")
-    binds = {}
-    info = {}
+    binds, floors, info = {}, {}, {}
     done = False
     for n, raw in enumerate(lines, 1):
         line = raw.strip("\r")
@@ -85,6 +215,27 @@ def parse_run(label, path, devices, rebinds):
                 if "=" in kv:
                     k, v = kv.split("=", 1)
                     info.setdefault(k, v)
+            continue
+        if line.startswith("BENCH-FLOOR "):
+            m = FLOOR_RE.match(line)
+            if not m:
+                raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+            d = m.group("device")
+            if d not in devices:
+                raise ReportError(f"run {label}: floor of device {d} was not asked for ({path}:{n})")
+            fl = floors.setdefault(d, {"pick": {}, "run": {}, "cand": None, "nr_pages": None,
+                                       "bytes": None})
+            ph, cand, rep = m.group("phase"), m.group("cand"), int(m.group("rep"))
+            if ph == "run":
+                if fl["cand"] not in (None, cand):
+                    raise ReportError(f"run {label}: {d} floor runs two candidates ({path}:{n})")
+                fl["cand"] = cand
+                if rep in fl["run"]:
+                    raise ReportError(f"run {label}: {d} floor rep {rep} appears twice ({path}:{n})")
+                fl["run"][rep] = int(m.group("ns"))
+            else:
+                fl["pick"].setdefault(cand, []).append(int(m.group("ns")))
+            fl["nr_pages"], fl["bytes"] = int(m.group("nr_pages")), int(m.group("bytes"))
             continue
         if not line.startswith("BENCH "):
             continue
@@ -101,8 +252,15 @@ def parse_run(label, path, devices, rebinds):
             raise ReportError(f"run {label}: device {d} was not asked for ({path}:{n})")
         if k in binds.setdefault(d, {}):
             raise ReportError(f"run {label}: {d} bind {k} appears twice ({path}:{n})")
-        binds[d][k] = {key: int(m.group(key)) for key in
-                       ("memmap_init_ns", "enable_ns", "events", "nr_pages")}
+        b = {key: int(m.group(key)) for key in
+             ("memmap_init_ns", "enable_ns", "events", "nr_pages")}
+        b["tp_ns"] = None if m.group("tp_ns") == "-" else int(m.group("tp_ns"))
+        binds[d][k] = b
+    if not info.get("size_mb", "").isdigit():
+        raise ReportError(f"run {label}: no 'BENCH-INFO size_mb=' line ({path})")
+    if info.get("instrument") != "function_graph":
+        raise ReportError(f"run {label}: memmap init not timed by function_graph "
+                          f"(BENCH-INFO instrument={info.get('instrument')}) ({path})")
     for d in devices:
         got = binds.get(d, {})
         if not got:
@@ -113,47 +271,99 @@ def parse_run(label, path, devices, rebinds):
             what = (f"lacks bind(s) {', '.join(missing)}" if missing else
                     f"has extra bind(s) {', '.join(extra)}")
             raise ReportError(f"run {label}: {d} {what}, expected binds 0..{rebinds} ({path})")
+        fl = floors.get(d)
+        if not fl or sorted(fl["run"]) != list(range(rebinds + 1)):
+            raise ReportError(f"run {label}: {d} lacks the floor's {rebinds + 1} timed writes "
+                              f"(BENCH-FLOOR phase=run rep=0..{rebinds}) ({path})")
     if not done:
         raise ReportError(f"run {label}: no BENCH-DONE line: the guest did not finish ({path})")
-    return binds, info
+    return int(info["size_mb"]), binds, floors, info
 
 
-def median_int(values):
-    return int(math.floor(statistics.median(values) + 0.5))
+# --- aggregation --------------------------------------------------------------
+
+def row(device, size_mb, backend, metric, instrument, first, rest, nr_pages):
+    r = {"device": device, "size_bytes": size_mb << 20, "backend": backend, "metric": metric,
+         "instrument": instrument, "first": first, "median": median_int(rest),
+         "min": min(rest), "max": max(rest), "n": len(rest), "samples": rest,
+         "nr_pages": nr_pages}
+    if metric == "memmap_init_ns" and nr_pages:
+        r["ns_per_page"] = round(r["median"] / nr_pages, 3)
+    return r
 
 
-def aggregate(runs, devices, rebinds):
-    results = []
-    for d in devices:
-        for b in BACKENDS:
-            binds = runs[b][0][d]
-            for metric in METRICS:
-                rest = [binds[k][metric] for k in range(1, rebinds + 1)]
-                results.append({
-                    "device": d, "backend": b, "metric": metric,
-                    "first": binds[0][metric], "median": median_int(rest),
-                    "min": min(rest), "max": max(rest),
-                })
-    return results
+def aggregate(runs, sizes, devices, rebinds):
+    """runs: {(backend, size_mb): (binds, floors, info)}."""
+    results, comparisons, crosscheck, floors = [], [], [], []
+    for size in sizes:
+        for d in devices:
+            enable_instr = ("memremap_bench ktime_get_ns around memremap_pages()"
+                            if d == "devprivate" else "EPOCHREALTIME around ndctl")
+            for b in BACKENDS:
+                binds = runs[b, size][0][d]
+                pages = binds[1]["nr_pages"]
+                for metric in METRICS:
+                    instr = (runs[b, size][2].get("instrument") if metric == "memmap_init_ns"
+                             else enable_instr)
+                    rest = [binds[k][metric] for k in range(1, rebinds + 1)]
+                    results.append(row(d, size, b, metric, instr, binds[0][metric], rest, pages))
+            # The floor: the template boot's (the guest running the path it bounds).
+            src = "template"
+            fl = runs[src, size][1][d]
+            rest = [fl["run"][k] for k in range(1, rebinds + 1)]
+            fr = row(d, size, "floor", "memmap_init_ns", FLOOR_INSTRUMENT, fl["run"][0], rest,
+                     fl["nr_pages"])
+            fr["candidate"] = fl["cand"]
+            fr["bytes"] = fl["bytes"]
+            results.append(fr)
+            by_boot = {}
+            for b in BACKENDS:
+                f2 = runs[b, size][1][d]
+                by_boot[b] = {"fastest": f2["cand"],
+                              "run_median": median_int([f2["run"][k] for k in
+                                                        range(1, rebinds + 1)]),
+                              "pick_min": {c: min(v) for c, v in sorted(f2["pick"].items())}}
+            above = [b for b in BACKENDS[1:]
+                     if fr["median"] > find(results, d, size, b, "memmap_init_ns")["median"]]
+            floors.append({"device": d, "size_bytes": size << 20, "from": src,
+                           "candidate": fl["cand"], "bytes": fl["bytes"],
+                           "slower_than": above, "by_boot": by_boot})
+            for a, b in COMPARISONS:
+                ra = find(results, d, size, a, "memmap_init_ns")
+                rb = find(results, d, size, b, "memmap_init_ns")
+                c = {"device": d, "size_bytes": size << 20, "metric": "memmap_init_ns",
+                     "a": a, "b": b, "instrument": ra["instrument"]}
+                if ra["instrument"] != rb["instrument"]:
+                    raise ReportError(f"{d}: {a} and {b} were timed by different instruments "
+                                      f"({ra['instrument']} vs {rb['instrument']})")
+                c.update(welch(ra["samples"], rb["samples"]))
+                comparisons.append(c)
+            for b in BACKENDS[1:]:
+                binds = runs[b, size][0][d]
+                diffs = [(x["memmap_init_ns"] - x["tp_ns"], x["tp_ns"])
+                         for x in binds.values() if x["tp_ns"] is not None]
+                if not diffs:
+                    continue
+                crosscheck.append({
+                    "device": d, "size_bytes": size << 20, "backend": b, "n": len(diffs),
+                    "median_diff_ns": median_int([x for x, _ in diffs]),
+                    "median_diff_pct": round(statistics.median(100.0 * x / t for x, t in diffs if t), 4)
+                    if any(t for _, t in diffs) else None,
+                    "max_abs_diff_ns": max(abs(x) for x, _ in diffs),
+                    "max_abs_diff_pct": round(max(100.0 * abs(x) / t for x, t in diffs if t), 4)
+                    if any(t for _, t in diffs) else None})
+    return results, comparisons, crosscheck, floors
 
 
-def find(results, device, backend, metric):
+def find(results, device, size, backend, metric):
     for r in results:
-        if (r["device"], r["backend"], r["metric"]) == (device, backend, metric):
+        if (r["device"], r["size_bytes"] >> 20, r["backend"], r["metric"]) == \
+                (device, size, backend, metric):
             return r
-    raise KeyError((device, backend, metric))
+    raise KeyError((device, size, backend, metric))
 
 
-def ratio(results, device, backend, metric):
-    base = find(results, device, "base", metric)["median"]
-    if base <= 0:
-        return None
-    return find(results, device, backend, metric)["median"] / base
-
-
-def ms(ns):
-    return f"{ns / 1e6:.3f}"
-
+# --- the table ----------------------------------------------------------------
 
 def human_bytes(n):
     for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20)):
@@ -162,70 +372,133 @@ def human_bytes(n):
     return f"{n / (1 << 20):.0f} MiB"
 
 
-def table(doc, runs):
+def wrap(text, indent=""):
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent or "  ",
+                         break_on_hyphens=False)
+
+
+def fmt_ms(ns, dec):
+    return f"{ns / 1e6:.{dec}f}"
+
+
+def table(doc):
     out = []
     accel = doc.get("accel", "unknown")
-    devices = doc["devices"]
-    rebinds = doc["rebinds"]
-    results = doc["results"]
-    sizes = doc.get("sizes", {})
-    size = human_bytes(sizes["nvdimm_bytes"]) if sizes.get("nvdimm_bytes") else "?"
-    out.append(f"memmap_init_zone_device() benchmark: {len(devices)} device(s), "
-               f"{size} each, {rebinds} rebinds per device and backend")
+    devices, rebinds, results = doc["devices"], doc["rebinds"], doc["results"]
+    sizes = doc["sizes"]["list_bytes"]
+    kern = doc.get("kernels", {})
+    out += wrap(f"memmap_init_zone_device(): base {kern.get('base', {}).get('release') or '?'} "
+                f"vs patched {kern.get('patched', {}).get('release') or '?'}; "
+                f"{len(devices)} device(s) at {', '.join(human_bytes(s) for s in sizes)}; "
+                f"{rebinds} rebinds per device and backend.")
     if accel == "tcg":
-        out.append("Accelerator: TCG (QEMU emulation, no KVM). TCG timings measure emulated "
-                   "instruction work, not the memory system;")
-        out.append("  the store-type effect (cached vs non-temporal stores) is measured "
-                   "separately by the user-space probe on the real CPU (below).")
+        out += wrap("Accelerator: TCG (QEMU emulation, no KVM). TCG timings measure emulated "
+                    "instruction work, not the memory system; the store-type effect is "
+                    "measured on the real CPU by the user-space probe (below).")
     elif accel == "kvm":
-        out.append("Accelerator: KVM (-cpu host): guest stores run on the real CPU and memory.")
+        out += wrap("Accelerator: KVM (-cpu host): guest stores run on the real CPU and memory.")
     else:
-        out.append(f"Accelerator: {accel}")
+        out += wrap(f"Accelerator: {accel}")
     facts = []
-    for k in ("cpu_model", "host_kernel", "date"):
-        if doc.get(k):
-            facts.append(f"{k.replace('_', ' ')} {doc[k]}")
+    for k, label in (("cpu_model", "CPU"), ("guest_vcpus", "guest vCPUs"),
+                     ("date", "date")):
+        if doc.get(k) not in (None, ""):
+            facts.append(f"{label} {doc[k]}")
+    if doc["sizes"].get("guest_ram_bytes"):
+        facts.append(f"guest RAM {human_bytes(doc['sizes']['guest_ram_bytes'])}")
+    if doc.get("series_commit"):
+        facts.append(f"series {doc['series_commit'][:12]}")
     if facts:
-        out.append("Host: " + "; ".join(facts))
+        out += wrap("Host: " + "; ".join(facts) + ".")
     if doc.get("host", {}).get("busy"):
-        out.append(f"WARNING: {doc['host']['busy']}: timings are noisy.")
+        out += wrap(f"WARNING: {doc['host']['busy']}: timings are noisy.")
     out.append("")
-    head = (f"{'device':<11} {'metric':<12} {'backend':<19} {'median ms':>11} "
-            f"{'[min - max] ms':>23} {'first ms':>11} {'x base':>7}")
-    out.append(head)
-    out.append("-" * len(head))
+    out += wrap("memmap init time in ms: median [min-max] of the rebinds, the first bind, "
+                "and the median as a multiple of base and of the floor.")
+    any_slow_floor = []
+    for size in sizes:
+        for d in devices:
+            rows = {b: find(results, d, size >> 20, b, "memmap_init_ns") for b in ALL_BACKENDS}
+            big = max(r["max"] for r in rows.values())
+            dec = 3 if big < 100e6 else 2
+            out.append("")
+            out.append(f"{d}, {human_bytes(size)} ({rows['base']['nr_pages']} pages)")
+            out.append(f"  {'backend':<18} {'median':>8} {'min-max':>17} {'first':>8} "
+                       f"{'x base':>6} {'x floor':>7}")
+            base_med, floor_med = rows["base"]["median"], rows["floor"]["median"]
+            for b in ALL_BACKENDS:
+                r = rows[b]
+                name = f"floor ({r['candidate']})" if b == "floor" else b
+                xb = f"{r['median'] / base_med:.2f}" if base_med > 0 else "n/a"
+                xf = f"{r['median'] / floor_med:.2f}" if floor_med > 0 else "n/a"
+                rng = f"{fmt_ms(r['min'], dec)}-{fmt_ms(r['max'], dec)}"
+                out.append(f"  {name:<18} {fmt_ms(r['median'], dec):>8} {rng:>17} "
+                           f"{fmt_ms(r['first'], dec):>8} {xb:>6} {xf:>7}")
+            for c in doc["comparisons"]:
+                if (c["device"], c["size_bytes"]) != (d, size):
+                    continue
+                lab = f"{c['a']} vs {c['b']}:"
+                out.append(f"  {lab:<32} {c['verdict']}")
+            for f in doc["floor"]:
+                if (f["device"], f["size_bytes"]) == (d, size) and f["slower_than"]:
+                    any_slow_floor.append(f"{d} {human_bytes(size)}")
+                    out.append(f"  FLAG: the floor is slower than {', '.join(f['slower_than'])}")
+    out.append("")
+    out += wrap(f"Verdicts: Welch's t-test on the rebinds at {CONFIDENCE * 100:.0f}%: the "
+                "difference of the means in % of the second, +- the half-width of its "
+                "confidence interval.")
+    out += wrap("Instrument, both kernels: the function_graph tracer filtered to "
+                "memmap_init_zone_device() alone (set_ftrace_filter: entry and exit hooks, "
+                "no callee traced); ns below 10 ms, 0.1 us below 1 s.")
+    out += wrap("Floor: the fastest of eight movq per 64 B, memset(), rep stosq and MOVNTI "
+                "writing the same pages' struct page bytes in the template guest "
+                "(memremap_bench floor_pages=).")
+    if any_slow_floor:
+        out += wrap("WARNING: the floor came out slower than a template path it should "
+                    f"bound ({'; '.join(any_slow_floor)}): that floor is not a bound.")
+    xc = doc.get("crosscheck") or []
+    if xc:
+        worst = max(xc, key=lambda x: x["max_abs_diff_ns"])
+        meds = [x["median_diff_ns"] for x in xc]
+        mpct = [x["median_diff_pct"] for x in xc if x.get("median_diff_pct") is not None]
+        pct = max((x["max_abs_diff_pct"] or 0) for x in xc)
+        mp = f" ({statistics.median(mpct):+.2f}%)" if mpct else ""
+        out += wrap("Cross-check, patched kernel: function_graph minus the tracepoint's "
+                    f"duration_ns, per bind: median {statistics.median(meds) / 1e3:+.1f} us"
+                    f"{mp}; largest {worst['max_abs_diff_ns'] / 1e3:.1f} us; largest "
+                    f"relative {pct:.2f}%.")
+    out.append("")
+    out += wrap("Whole bind, median ms and x base (ndctl enable-namespace, bash "
+                "EPOCHREALTIME; devprivate: memremap_pages(), ktime):")
+    out.append(f"  {'device':<11} {'size':>7}  {'base':>9}  {'template':>14}  "
+               f"{'+streaming':>14}")
+    for size in sizes:
+        for d in devices:
+            e = {b: find(results, d, size >> 20, b, "enable_ns") for b in BACKENDS}
+            cells = []
+            for b in BACKENDS[1:]:
+                q = e[b]["median"] / e["base"]["median"] if e["base"]["median"] else None
+                cells.append(f"{fmt_ms(e[b]['median'], 2):>8} {'n/a' if q is None else f'{q:.2f}x':>5}")
+            out.append(f"  {d:<11} {human_bytes(size):>7}  {fmt_ms(e['base']['median'], 2):>9}  "
+                       f"{cells[0]:>14}  {cells[1]:>14}")
+    out.append("")
+    out += wrap("Cost per page, ns (median memmap init time / pages):")
+    out.append(f"  {'device':<11} {'size':>7} {'base':>9} {'template':>9} {'+streaming':>10} "
+               f"{'floor':>9}")
     for d in devices:
-        for mi, metric in enumerate(METRICS):
-            for bi, b in enumerate(BACKENDS):
-                r = find(results, d, b, metric)
-                q = ratio(results, d, b, metric)
-                rs = "n/a" if q is None else f"{q:.2f}"
-                rng = f"[{ms(r['min'])} - {ms(r['max'])}]"
-                out.append(f"{d if mi == 0 and bi == 0 else '':<11} "
-                           f"{METRIC_LABEL[metric] if bi == 0 else '':<12} {b:<19} "
-                           f"{ms(r['median']):>11} {rng:>23} {ms(r['first']):>11} {rs:>7}")
-        out.append("")
-    hz = runs["base"][1].get("hz", "")
-    res = f"{1000 / int(hz):g} ms" if hz.isdigit() and int(hz) > 0 else "one jiffy"
-    out.append("median [min - max]: over the rebinds (binds 1..N); x base: median / base median.")
-    out.append("first: the first bind of the device in the boot: it also pays for first "
-               "touches (the host's sparse NVDIMM")
-    out.append("  file, fresh vmemmap pages), so it is reported apart from the rebinds.")
-    out.append("memmap_init: one bind's memmap_init_zone_device() time. Patched kernels: "
-               "the memmap_init_zone_device tracepoint's")
-    out.append(f"  duration_ns (ktime). Base kernel: its pr_debug 'in %ums', which counts "
-               f"jiffies: {res} resolution (HZ={hz or '?'}).")
-    out.append("enable: wall time of 'ndctl enable-namespace' in the guest (bash EPOCHREALTIME, "
-               "us resolution); first bind: 'ndctl")
-    out.append("  create-namespace', which also reconfigures the namespace. devprivate: "
-               "memremap_bench's memremap_pages() time.")
+        for size in sizes:
+            v = [find(results, d, size >> 20, b, "memmap_init_ns").get("ns_per_page")
+                 for b in ALL_BACKENDS]
+            cells = [("n/a" if x is None else f"{x:.1f}") for x in v]
+            out.append(f"  {d:<11} {human_bytes(size):>7} {cells[0]:>9} {cells[1]:>9} "
+                       f"{cells[2]:>10} {cells[3]:>9}")
     probe = doc.get("probe")
     if probe:
         out.append("")
-        out.append(f"User-space store probe on the host CPU ({probe.get('cpu_model', '?')}, "
-                   f"{human_bytes(int(probe.get('size_bytes', 0)))} buffer, "
-                   f"median of {probe.get('repeat', '?')}; a model of the write pattern, "
-                   f"not the kernel):")
+        out += wrap(f"User-space store probe on the host CPU ({probe.get('cpu_model', '?')}, "
+                    f"{human_bytes(int(probe.get('size_bytes', 0)))} buffer, median of "
+                    f"{probe.get('repeat', '?')}; a model of the write pattern, not the "
+                    "kernel):")
         for key, c in probe.get("cases", {}).items():
             med = c.get("median_gbps")
             val = "n/a" if med is None else f"{med:7.2f} GB/s"
@@ -235,22 +508,18 @@ def table(doc, runs):
         ratios = probe.get("ratios", {})
         cold, warm = ratios.get("nt_over_cached_cold"), ratios.get("nt_over_cached_warm")
         fmt = (lambda v: "n/a" if v is None else f"{v:.2f}")
-        out.append(f"  non-temporal / cached copy throughput: cold destination {fmt(cold)}, "
-                   f"warm destination {fmt(warm)}")
+        out += wrap(f"non-temporal / cached copy throughput: cold destination {fmt(cold)}, "
+                    f"warm destination {fmt(warm)}", "  ")
     elif "probe" in doc:
         out.append("")
         out.append("User-space store probe: not run (--no-probe).")
-    summary = []
-    for d in devices:
-        parts = []
-        for b in BACKENDS[1:]:
-            q = ratio(results, d, b, "memmap_init_ns")
-            parts.append(f"{b} {'n/a' if q is None else f'{q:.2f}x'}")
-        summary.append(f"{d}: " + ", ".join(parts))
-    out.append("")
-    out.append("memmap_init median vs base: " + "; ".join(summary))
+    long = [x for x in out if len(x) > WIDTH]
+    if long:
+        raise ReportError(f"table line wider than {WIDTH} columns: {long[0]!r}")
     return "\n".join(out) + "\n"
 
+
+# --- the chart ----------------------------------------------------------------
 
 def nice_step(span, ticks=5):
     if span <= 0:
@@ -267,11 +536,13 @@ def svg_chart(doc):
     devices = doc["devices"]
     results = doc["results"]
     accel = doc.get("accel", "?")
-    size = human_bytes(doc["sizes"]["nvdimm_bytes"]) if doc.get("sizes", {}).get("nvdimm_bytes") else "?"
+    size = doc["sizes"]["list_bytes"][-1]
+    sz = size >> 20
     width, height = 760, 456
     left, right, top, bottom = 70, 20, 78, 108
     pw, ph = width - left - right, height - top - bottom
-    vals = [find(results, d, b, "memmap_init_ns")["max"] / 1e6 for d in devices for b in BACKENDS]
+    vals = [find(results, d, sz, b, "memmap_init_ns")["max"] / 1e6
+            for d in devices for b in ALL_BACKENDS]
     step = nice_step(max(vals + [1e-6]) * 1.08)
     ymax = step * math.ceil(max(vals + [1e-6]) * 1.08 / step)
 
@@ -285,7 +556,7 @@ def svg_chart(doc):
     s.append(f'<rect width="{width}" height="{height}" fill="white"/>')
     s.append(f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="15" '
              f'font-weight="bold">memmap_init_zone_device(): median of {doc["rebinds"]} rebinds, '
-             f'{escape(size)} per device</text>')
+             f'{escape(human_bytes(size))} per device</text>')
     if accel == "tcg":
         sub = "QEMU TCG: emulated instruction work, not memory-system timing"
     elif accel == "kvm":
@@ -294,13 +565,11 @@ def svg_chart(doc):
         sub = f"accel {accel}"
     s.append(f'<text x="{width / 2}" y="40" text-anchor="middle" fill="#444">'
              f'{escape(sub)}; whiskers: min-max; labels: x base median</text>')
-    # Legend.
     lx = left + 10
-    for b in BACKENDS:
+    for b in ALL_BACKENDS:
         s.append(f'<rect x="{lx}" y="52" width="12" height="12" fill="{COLORS[b]}"/>')
         s.append(f'<text x="{lx + 16}" y="62">{escape(b)}</text>')
         lx += 30 + 8 * len(b)
-    # Axes and grid.
     v = 0.0
     while v <= ymax + 1e-9:
         yy = y(v)
@@ -313,34 +582,35 @@ def svg_chart(doc):
     s.append(f'<text x="18" y="{top + ph / 2}" text-anchor="middle" '
              f'transform="rotate(-90 18 {top + ph / 2})">memmap init time (ms)</text>')
     group = pw / len(devices)
-    bar = min(48.0, group * 0.8 / len(BACKENDS))
+    bar = min(48.0, group * 0.8 / len(ALL_BACKENDS))
     for i, d in enumerate(devices):
-        gx = left + group * i + (group - bar * len(BACKENDS)) / 2
-        for j, b in enumerate(BACKENDS):
-            r = find(results, d, b, "memmap_init_ns")
+        gx = left + group * i + (group - bar * len(ALL_BACKENDS)) / 2
+        base = find(results, d, sz, "base", "memmap_init_ns")["median"]
+        for j, b in enumerate(ALL_BACKENDS):
+            r = find(results, d, sz, b, "memmap_init_ns")
             x = gx + bar * j
             med, lo, hi = r["median"] / 1e6, r["min"] / 1e6, r["max"] / 1e6
             s.append(f'<rect x="{x + 2:.1f}" y="{y(med):.1f}" width="{bar - 4:.1f}" '
                      f'height="{max(0.0, y(0) - y(med)):.1f}" fill="{COLORS[b]}">'
                      f'<title>{escape(d)} {escape(b)}: median {med:.3f} ms, '
-                     f'min {lo:.3f}, max {hi:.3f}, first bind {r["first"] / 1e6:.3f}</title></rect>')
+                     f'min {lo:.3f}, max {hi:.3f}, first {r["first"] / 1e6:.3f}</title></rect>')
             cx = x + bar / 2
             s.append(f'<line x1="{cx:.1f}" y1="{y(lo):.1f}" x2="{cx:.1f}" y2="{y(hi):.1f}" '
                      f'stroke="black" stroke-width="1.2"/>')
             for yy in (y(lo), y(hi)):
                 s.append(f'<line x1="{cx - 5:.1f}" y1="{yy:.1f}" x2="{cx + 5:.1f}" '
                          f'y2="{yy:.1f}" stroke="black" stroke-width="1.2"/>')
-            q = ratio(results, d, b, "memmap_init_ns")
-            if b != "base" and q is not None:
+            if b != "base" and base > 0:
                 s.append(f'<text x="{cx:.1f}" y="{y(hi) - 5:.1f}" text-anchor="middle" '
-                         f'font-size="11">{q:.2f}x</text>')
+                         f'font-size="11">{r["median"] / base:.2f}x</text>')
         s.append(f'<text x="{left + group * (i + 0.5):.1f}" y="{top + ph + 18}" '
                  f'text-anchor="middle" font-weight="bold">{escape(d)}</text>')
-    hz = doc.get("kernels", {}).get("base", {}).get("hz")
-    res = f"{1000 / hz:g} ms steps" if hz else "jiffy steps"
-    notes = [f"base: pr_debug, counts jiffies ({res}); patched: tracepoint duration_ns (ktime)",
+    kern = doc.get("kernels", {})
+    notes = ["both kernels: function_graph on memmap_init_zone_device() alone; "
+             "floor: fastest store loop in the guest",
              "; ".join(x for x in (
-                 f"kernel {doc.get('kernels', {}).get('base', {}).get('release') or '?'}",
+                 f"kernels {kern.get('base', {}).get('release') or '?'} / "
+                 f"{kern.get('patched', {}).get('release') or '?'}",
                  doc.get("cpu_model"), doc.get("date")) if x)]
     if doc.get("host", {}).get("busy"):
         notes.append("host busy with other work during the run: noisy timings")
@@ -361,11 +631,26 @@ def write(path, text):
     os.replace(tmp, path)
 
 
+def kernel_facts(name, d):
+    k = {"build": os.path.basename(os.path.normpath(d))}
+    try:
+        with open(os.path.join(d, "include/config/kernel.release"), encoding="utf-8") as f:
+            k["release"] = f.read().strip()
+    except OSError:
+        k["release"] = None
+    try:
+        with open(os.path.join(d, ".config"), "rb") as f:
+            k["config_sha256"] = hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        k["config_sha256"] = None
+    return k
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description="Summarise bench.sh boots.")
     ap.add_argument("--run", action="append", default=[], metavar="BACKEND=OUT")
-    ap.add_argument("--devices", required=True)
-    ap.add_argument("--rebinds", required=True)
+    ap.add_argument("--devices")
+    ap.add_argument("--rebinds")
     ap.add_argument("--accel", default="unknown")
     ap.add_argument("--fact", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--kernel", action="append", default=[], metavar="NAME=DIR")
@@ -375,11 +660,31 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--svg")
     ap.add_argument("--text")
+    ap.add_argument("--cover", metavar="RESULTS.json",
+                    help="print the table of a results JSON (for the cover letter)")
     try:
         a = ap.parse_args()
     except SystemExit as e:
         sys.exit(2 if e.code else 0)
 
+    if a.cover:
+        if a.run or a.json or a.svg or a.devices or a.rebinds:
+            usage_error("--cover takes only the results JSON")
+        try:
+            with open(a.cover, encoding="utf-8") as f:
+                doc = json.load(f)
+            sys.stdout.write(table(doc))
+        except (OSError, ValueError) as e:
+            print(f"{PROG}: error: cannot read {a.cover}: {e}", file=sys.stderr)
+            sys.exit(1)
+        except (KeyError, TypeError, ReportError) as e:
+            print(f"{PROG}: error: {a.cover} is not a bench-report.py results file ({e})",
+                  file=sys.stderr)
+            sys.exit(1)
+        return
+
+    if not a.devices or not a.rebinds:
+        usage_error("--devices and --rebinds are required (or --cover FILE)")
     devices = a.devices.split(",")
     for d in devices:
         if d not in KNOWN_DEVICES:
@@ -389,20 +694,29 @@ def main():
     if not re.fullmatch(r"[1-9][0-9]*", a.rebinds):
         usage_error(f"--rebinds '{a.rebinds}': need a positive integer")
     rebinds = int(a.rebinds)
-    paths = {}
+    paths = []
     for r in a.run:
         label, sep, path = r.partition("=")
         if not sep or label not in BACKENDS or not path:
             usage_error(f"--run '{r}': need BACKEND=FILE with BACKEND one of {', '.join(BACKENDS)}")
-        paths[label] = path
-    missing = [b for b in BACKENDS if b not in paths]
+        paths.append((label, path))
+    missing = [b for b in BACKENDS if b not in {x for x, _ in paths}]
     if missing:
         usage_error(f"--run missing for {', '.join(missing)}")
 
     try:
-        runs = {b: parse_run(b, paths[b], devices, rebinds) for b in BACKENDS}
-        doc = {}
-        doc["accel"] = a.accel
+        runs = {}
+        for label, path in paths:
+            size, binds, floors, info = parse_run(label, path, devices, rebinds)
+            if (label, size) in runs:
+                raise ReportError(f"two runs of {label} at size {size} MiB ({path})")
+            runs[label, size] = (binds, floors, info)
+        sizes = sorted({s for _, s in runs})
+        for s in sizes:
+            lack = [b for b in BACKENDS if (b, s) not in runs]
+            if lack:
+                raise ReportError(f"size {s} MiB has no run of {', '.join(lack)}")
+        doc = {"accel": a.accel}
         for f in a.fact:
             k, sep, v = f.partition("=")
             if not sep or not k:
@@ -416,39 +730,32 @@ def main():
             if k in doc:
                 host[k] = doc.pop(k)
         doc["host"] = host
-        sizes = {}
-        for k in ("nvdimm_bytes", "devprivate_bytes", "guest_ram_bytes"):
-            if k in doc:
-                sizes[k] = doc.pop(k)
-        if "size" in doc:
-            sizes["size"] = doc.pop("size")
-        doc["sizes"] = sizes
+        doc["sizes"] = {"list_bytes": [s << 20 for s in sizes]}
+        if "guest_ram_bytes" in doc:
+            doc["sizes"]["guest_ram_bytes"] = doc.pop("guest_ram_bytes")
         doc["rebinds"] = rebinds
         doc["devices"] = devices
         kernels = {}
         for kv in a.kernel:
             name, sep, d = kv.partition("=")
-            if not sep:
-                usage_error(f"--kernel '{kv}': need NAME=DIR")
-            k = {"build": d}
-            try:
-                with open(os.path.join(d, "include/config/kernel.release"), encoding="utf-8") as f:
-                    k["release"] = f.read().strip()
-            except OSError:
-                k["release"] = None
-            kernels[name] = k
+            if not sep or name not in ("base", "patched"):
+                usage_error(f"--kernel '{kv}': need base=DIR or patched=DIR")
+            kernels[name] = kernel_facts(name, d)
         for name, label in (("base", "base"), ("patched", "template")):
-            info = runs[label][1]
+            info = runs[label, sizes[0]][2]
             k = kernels.setdefault(name, {})
-            k.setdefault("release", info.get("release"))
+            if not k.get("release"):
+                k["release"] = info.get("release")
             k["version"] = info.get("version", "").replace("_", " ") or None
             k["memmap_init_source"] = info.get("memmap_init_source")
             if info.get("hz", "").isdigit():
                 k["hz"] = int(info["hz"])
             if name == "patched":
-                k["policies"] = {b: runs[b][1].get("policy") for b in BACKENDS[1:]}
+                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in BACKENDS[1:]}
         doc["kernels"] = kernels
-        doc["results"] = aggregate(runs, devices, rebinds)
+        doc["kernel_config_sha256"] = {n: kernels[n].get("config_sha256") for n in kernels}
+        (doc["results"], doc["comparisons"], doc["crosscheck"],
+         doc["floor"]) = aggregate(runs, sizes, devices, rebinds)
         if a.probe:
             try:
                 with open(a.probe, encoding="utf-8") as f:
@@ -457,11 +764,11 @@ def main():
                 raise ReportError(f"cannot read the probe results {a.probe}: {e}")
         elif a.no_probe:
             doc["probe"] = None
+        text = table(doc)
     except ReportError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         sys.exit(1)
 
-    text = table(doc, runs)
     sys.stdout.write(text)
     if a.text:
         write(a.text, text)

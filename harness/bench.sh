@@ -5,15 +5,20 @@
 # in a VM on the base kernel and on the patched kernel with the template
 # backend and with template+streaming, and report the numbers.
 #
-# Three boots, same devices and sizes (harness/vm.sh, guest/tests/bench):
+# Three boots per size, same devices (harness/vm.sh, guest/tests/bench):
 #   base                 unpatched 7.3.4 (build-kernel.sh --base guest)
 #   template             patched (build-kernel.sh stream-off), memmap_streaming=off
 #   template+streaming   the same kernel, memmap_streaming=on
 # Each boot binds every device once (first bind) and then REBINDS more
-# times, recording per bind the memmap init time and the whole enable time.
-# A patched boot whose tracepoint reports another backend fails.  Then the
-# user-space store probe (store-probe.sh) runs on the host, and
-# bench-report.py prints the table and writes the JSON and the SVG chart.
+# times, recording per bind the memmap init time (the function_graph
+# tracer on memmap_init_zone_device() alone, the same on both kernels; the
+# patched kernel's tracepoint as a cross-check) and the whole enable time,
+# then times the store floor for the device's pages (memremap_bench
+# floor_pages=, built for both kernels).  A patched boot whose tracepoint
+# reports another backend fails.  Then the user-space store probe
+# (store-probe.sh) runs on the host, and bench-report.py prints the table
+# (verdicts, floor, ns per page) and writes the JSON and the SVG chart.
+# "bench-report.py --cover FILE.json" prints that table again.
 #
 # Options (all checked before anything is built or booted; errors exit 2):
 #   --devices LIST  comma-separated, from fsdax-dev, fsdax-mem, devdax-2m,
@@ -22,6 +27,9 @@
 #   --size SIZE     NVDIMM size and device-private range, NNNM, NNNG or NNNT,
 #                   a multiple of 128M, at least 256M (default 4G: a few
 #                   minutes under TCG; e.g. 100G on a KVM host)
+#   --sizes LIST    several sizes in one run, e.g. 1G,4G,16G: three boots
+#                   per size; the table adds ns per page per size (the
+#                   cost curve)
 #   --accel auto|kvm|tcg   as vm.sh (default $MZ_ACCEL, else auto); auto
 #                   takes KVM only if kvm-probe.sh says both kernels boot
 #                   under it, so all three boots use the same accelerator
@@ -30,6 +38,8 @@
 #                   FILE with .txt for .json
 #   --chart FILE    SVG chart (default: FILE of --results with .svg)
 #   --no-probe      skip the user-space store probe
+#   --check-args    validate the options and exit (make bench does this
+#                   before it installs anything)
 #
 # The host must back the run: the worst case of the NVDIMM file's map=dev
 # metadata (64 bytes of struct page per 4 KiB page, written into the sparse
@@ -42,7 +52,8 @@
 # directories instead of calling build-kernel.sh; BENCH_TIMEOUT sets the
 # per-boot timeout in seconds; MZ_VM_DIR (default $MZ_CACHE/vm-bench) holds
 # the NVDIMM file; BENCH_MEMAVAIL_MIB, BENCH_DISKFREE_MIB replace the host's
-# figures (for tests).  Logs: $MZ_LOGS/bench-{base,template,streaming}.{log,out}.
+# figures (for tests).  Logs:
+# $MZ_LOGS/bench-{base,template,streaming}-SIZEM.{log,out}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -58,27 +69,33 @@ bad() {
 
 devices_arg=${ALL_DEVICES// /,}
 rebinds=10
-size=4G
+sizes_arg=4G
+check_only=0
+vcpus=2
 accel=${MZ_ACCEL:-auto}
 results=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 chart=
 probe=1
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--devices|--rebinds|--size|--accel|--results|--chart)
+	--devices|--rebinds|--size|--sizes|--accel|--results|--chart)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--devices) devices_arg=$2 ;;
 		--rebinds) rebinds=$2 ;;
-		--size) size=$2 ;;
+		--size)
+			case "$2" in *,*) bad "--size '$2': one size (use --sizes for a list)" ;; esac
+			sizes_arg=$2 ;;
+		--sizes) sizes_arg=$2 ;;
 		--accel) accel=$2 ;;
 		--results) results=$2 ;;
 		--chart) chart=$2 ;;
 		esac
 		shift 2 ;;
-	--devices=*|--rebinds=*|--size=*|--accel=*|--results=*|--chart=*)
+	--devices=*|--rebinds=*|--size=*|--sizes=*|--accel=*|--results=*|--chart=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
+	--check-args) check_only=1; shift ;;
 	-h|--help)
 		# The header comment, without the SPDX line.
 		sed -n '4,/^set -euo/{/^#/{s/^# \{0,1\}//;p}}' "$0"
@@ -109,15 +126,25 @@ rebinds=$((10#$rebinds))
 [ "$rebinds" -le "$MAX_REBINDS" ] ||
 	bad "--rebinds $rebinds: at most $MAX_REBINDS (the guest's 128 KiB kernel log must hold the devprivate lines)"
 
-[[ "$size" =~ ^([1-9][0-9]{0,6})([MGT])$ ]] ||
-	bad "--size '$size': not a size like 512M, 4G or 1T"
-case "${BASH_REMATCH[2]}" in
-M) size_mib=${BASH_REMATCH[1]} ;;
-G) size_mib=$((BASH_REMATCH[1] * 1024)) ;;
-T) size_mib=$((BASH_REMATCH[1] * 1024 * 1024)) ;;
-esac
-[ "$size_mib" -ge 256 ] || bad "--size $size: at least 256M (one namespace with its metadata and 2 MiB alignment)"
-[ $((size_mib % 128)) -eq 0 ] || bad "--size $size: not a multiple of 128M (one memory section)"
+sizes=()
+IFS=, read -r -a sizes <<<"$sizes_arg"
+[ ${#sizes[@]} -gt 0 ] || bad "--size '': not a size like 512M, 4G or 1T"
+size_mibs=()
+size_mib=0 # the largest: it sizes the guest and the host checks
+for sz in "${sizes[@]}"; do
+	[[ "$sz" =~ ^([1-9][0-9]{0,6})([MGT])$ ]] ||
+		bad "--size '$sz': not a size like 512M, 4G or 1T"
+	case "${BASH_REMATCH[2]}" in
+	M) s=${BASH_REMATCH[1]} ;;
+	G) s=$((BASH_REMATCH[1] * 1024)) ;;
+	T) s=$((BASH_REMATCH[1] * 1024 * 1024)) ;;
+	esac
+	[ "$s" -ge 256 ] || bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment)"
+	[ $((s % 128)) -eq 0 ] || bad "--size $sz: not a multiple of 128M (one memory section)"
+	case " ${size_mibs[*]} " in *" $s "*) bad "--sizes: $sz is named twice" ;; esac
+	size_mibs+=("$s")
+	if [ "$s" -gt "$size_mib" ]; then size_mib=$s; size=$sz; fi
+done
 
 case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
 
@@ -177,8 +204,15 @@ if [ "$accel" = kvm ] && ! kvm_usable; then
 	bad "--accel kvm: $kvmdev is missing or not read-writable"
 fi
 
-timeout=${BENCH_TIMEOUT:-$((180 + ${#devices[@]} * (rebinds + 1) * (5 + size_mib / 1024)))}
+# Per boot: the binds, then the floor (16 writes of the candidates, some
+# of them slow to emulate, and REBINDS+1 of the fastest).
+timeout=${BENCH_TIMEOUT:-$((180 + ${#devices[@]} * ((rebinds + 1) * (5 + size_mib / 1024) + 2 + 2 * size_mib / 1024)))}
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "BENCH_TIMEOUT '$timeout': not a positive number of seconds"
+
+if [ "$check_only" = 1 ]; then
+	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}")"
+	exit 0
+fi
 
 for t in qemu-system-x86_64:qemu-system-x86 python3:python3 sha256sum:coreutils; do
 	need_tool "${t%%:*}" "${t#*:}"
@@ -188,7 +222,7 @@ done
 
 start=$(date +%s)
 devlist=$(IFS=,; echo "${devices[*]}")
-info "benchmark: $devlist; $rebinds rebinds; size ${size_mib} MiB; guest RAM $mem_mib MiB; accel $accel"
+info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPUs; accel $accel"
 
 # Noise: other work on the host, sampled whenever none of ours runs.
 # other_qemu: QEMU processes running now (qemu-system-x86_64: the kernel
@@ -237,17 +271,24 @@ patched_build=$(build patched "${BENCH_PATCHED_BUILD:-}" stream-off)
 	die "base kernel $base_build has CONFIG_MEMMAP_STREAMING: it is a patched kernel"
 grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
 	die "patched kernel $patched_build lacks CONFIG_MEMMAP_STREAMING=y: it cannot stream"
+for b in "$base_build" "$patched_build"; do
+	{ grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$b/.config" && grep -qx 'CONFIG_DYNAMIC_FTRACE=y' "$b/.config"; } ||
+		die "kernel $b lacks CONFIG_FUNCTION_GRAPH_TRACER or CONFIG_DYNAMIC_FTRACE (the instrument); rebuild it with build-kernel.sh from Kconfig.fragments/base.config"
+done
+base_release=$(cat "$base_build/include/config/kernel.release")
+patched_release=$(cat "$patched_build/include/config/kernel.release")
+[ "$base_release" != "$patched_release" ] ||
+	die "base and patched kernels are both '$base_release': rebuild them with build-kernel.sh, which sets LOCALVERSION (-mz-base, -mz-series)"
 
 # initramfs NAME BUILD: print an initramfs for BUILD, remade only when its
 # inputs changed (kernel modules, the module, guest/, initramfs.sh, tools).
 initramfs() {
 	local name=$1 build=$2 ko='' out stamp ksrc t
 	local adds=()
-	if [[ " ${devices[*]} " == *" devprivate "* ]]; then
-		ko=$("$MZ_ROOT/harness/build-bench-module.sh" "$build") ||
-			die "build-bench-module.sh $build failed"
-		adds=(--add "$ko:/mz/memremap_bench.ko")
-	fi
+	# memremap_bench: device-private memory and every device's floor.
+	ko=$("$MZ_ROOT/harness/build-bench-module.sh" "$build") ||
+		die "build-bench-module.sh $build failed"
+	adds=(--add "$ko:/mz/memremap_bench.ko")
 	out=$MZ_CACHE/bench/initramfs-$name.cpio.gz
 	mkdir -p "$MZ_CACHE/bench"
 	ksrc=${MZ_KSRC:-}
@@ -297,28 +338,37 @@ mkdir -p "$MZ_LOGS" "$vmdir"
 nvdimms=0
 [ "$pmem" = 0 ] || nvdimms=1
 
-# boot N LABEL FILE BUILD INITRD EXPECT [APPEND]: one boot, output in
-# $MZ_LOGS/bench-FILE.out.
+# boot N LABEL FILE BUILD INITRD EXPECT SIZE_MIB [APPEND]: one boot, output
+# in $MZ_LOGS/bench-FILE-SIZE_MIBM.out.
+nboots=$((3 * ${#size_mibs[@]}))
+run_args=()
 boot() {
-	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 append=${7:-} b0
+	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 smib=$7 append=${8:-} b0 out
+	file=$file-${smib}M
+	out=$MZ_LOGS/bench-$file.out
 	local args=(--accel "$accel" --timeout "$timeout" --nvdimms "$nvdimms"
-		--nvdimm-size "${size_mib}M" --mem "${mem_mib}M"
+		--nvdimm-size "${smib}M" --mem "${mem_mib}M" --smp "$vcpus"
 		--log "$MZ_LOGS/bench-$file.log")
 	if [ -n "$append" ]; then args+=(--append "$append"); fi
 	sample_noise "before boot $n"
 	b0=$(date +%s)
-	info "boot $n/3: $label ($(basename "$build")${append:+, $append}), up to ${timeout}s"
+	info "boot $n/$nboots: $label, $smib MiB ($(basename "$build")${append:+, $append}), up to ${timeout}s"
 	"$MZ_ROOT/harness/vm.sh" "${args[@]}" "$build" "$initrd" \
-		bench "$(IFS=+; echo "${devices[*]}")" "$rebinds" "$size_mib" "$expect" \
-		>"$MZ_LOGS/bench-$file.out" || {
-		grep -a 'BENCH-ERROR' "$MZ_LOGS/bench-$file.out" >&2 || true
-		die "boot $n/3 ($label) failed; console: $MZ_LOGS/bench-$file.log, output: $MZ_LOGS/bench-$file.out"
+		bench "$(IFS=+; echo "${devices[*]}")" "$rebinds" "$smib" "$expect" \
+		>"$out" || {
+		grep -a 'BENCH-ERROR' "$out" >&2 || true
+		die "boot $n/$nboots ($label, $smib MiB) failed; console: $MZ_LOGS/bench-$file.log, output: $out"
 	}
-	info "boot $n/3: $label done in $(mz_since "$b0") s ($(grep -c '^BENCH ' "$MZ_LOGS/bench-$file.out") binds)"
+	info "boot $n/$nboots: $label done in $(mz_since "$b0") s ($(grep -c '^BENCH ' "$out") binds)"
+	run_args+=(--run "$label=$out")
 }
-boot 1 base base "$base_build" "$base_initrd" base
-boot 2 template template "$patched_build" "$patched_initrd" template memmap_streaming=off
-boot 3 template+streaming streaming "$patched_build" "$patched_initrd" template+streaming memmap_streaming=on
+n=0
+for smib in "${size_mibs[@]}"; do
+	boot $((n + 1)) base base "$base_build" "$base_initrd" base "$smib"
+	boot $((n + 2)) template template "$patched_build" "$patched_initrd" template "$smib" memmap_streaming=off
+	boot $((n + 3)) template+streaming streaming "$patched_build" "$patched_initrd" template+streaming "$smib" memmap_streaming=on
+	n=$((n + 3))
+done
 
 # --- the probe and the report -------------------------------------------------
 
@@ -338,15 +388,15 @@ if [ "$qemu_max" -gt 0 ] || [ "$busy_max" -ge 25 ]; then
 	report_args+=(--fact "busy=the host was busy: up to $busy_max% of its $(nproc) CPUs in use by others and $qemu_max other QEMU process(es) when sampled between boots")
 fi
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-"$MZ_ROOT/harness/bench-report.py" \
-	--run "base=$MZ_LOGS/bench-base.out" \
-	--run "template=$MZ_LOGS/bench-template.out" \
-	--run "template+streaming=$MZ_LOGS/bench-streaming.out" \
+# The series' commit in the tree the patched kernel was built from.
+series_commit=$(git -C "$MZ_TREE" rev-parse --verify -q 'series^{commit}' 2>/dev/null ||
+	git -C "$MZ_TREE" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null || echo unknown)
+"$MZ_ROOT/harness/bench-report.py" "${run_args[@]}" \
 	--devices "$devlist" --rebinds "$rebinds" --accel "$accel" \
 	--fact "cpu_model=${cpu_model:-$(uname -m)}" --fact "host_kernel=$(uname -r)" \
 	--fact "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" --fact "wall_s=$(mz_since "$start")" \
-	--fact "size=${size_mib}M" --fact "nvdimm_bytes=$((size_mib << 20))" \
-	--fact "devprivate_bytes=$((size_mib << 20))" --fact "guest_ram_bytes=$((mem_mib << 20))" \
+	--fact "series_commit=$series_commit" --fact "patches_sha256=$(series_stamp)" \
+	--fact "guest_vcpus=$vcpus" --fact "guest_ram_bytes=$((mem_mib << 20))" \
 	--fact "nproc=$(nproc)" --fact "other_busy_pct_max=$busy_max" --fact "other_qemu_max=$qemu_max" \
 	--kernel "base=$base_build" --kernel "patched=$patched_build" \
 	"${report_args[@]}" --json "$results" --svg "$chart" --text "$text" ||

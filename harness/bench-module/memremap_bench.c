@@ -18,6 +18,23 @@
  * (init returns 0) so that a failed load is distinguishable from a
  * finished run; unload it with rmmod.  No page is ever handed out, so the
  * dev_pagemap callbacks are stubs.
+ *
+ * With floor_pages=P it measures the store floor instead: the time to
+ * write P * sizeof(struct page) bytes with the cheapest stores this CPU
+ * (or accelerator) offers.  The buffer (vmalloc_huge()) is written once
+ * untimed, then each candidate writes it three times ("pick" phase):
+ *
+ *   movq8   eight 8-byte stores per 64 bytes (WRITE_ONCE, plain movq)
+ *   memset  the kernel's memset()
+ *   stosq   rep stosq
+ *   movnti  eight 8-byte MOVNTI stores per 64 bytes, then sfence
+ *
+ * and the candidate with the smallest pick time then writes it
+ * floor_reps more times ("run" phase), the floor's samples:
+ *
+ *   memremap_bench: floor phase=pick|run cand=C rep=K pages=P bytes=B ns=T
+ *   memremap_bench: floor fastest=C
+ *   memremap_bench: done floor
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +49,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/topology.h>
+#include <linux/vmalloc.h>
 
 #if !IS_ENABLED(CONFIG_DEVICE_PRIVATE)
 #error "memremap_bench needs CONFIG_DEVICE_PRIVATE=y (and CONFIG_ZONE_DEVICE=y)"
@@ -46,6 +64,142 @@ static int iterations = 10;
 module_param(iterations, int, 0444);
 MODULE_PARM_DESC(iterations,
 		 "Number of timed memremap_pages()/memunmap_pages() rounds (default 10)");
+
+static unsigned long floor_pages;
+module_param(floor_pages, ulong, 0444);
+MODULE_PARM_DESC(floor_pages,
+		 "Measure the store floor for this many struct pages instead of memremap_pages() (default 0: off)");
+
+static int floor_reps = 11;
+module_param(floor_reps, int, 0444);
+MODULE_PARM_DESC(floor_reps,
+		 "Timed writes of the fastest floor candidate (default 11)");
+
+#define FLOOR_PICK_REPS	3
+
+static void floor_movq8(void *buf, size_t bytes)
+{
+	u64 *p = buf, *end = buf + bytes;
+
+	for (; p < end; p += 8) {
+		WRITE_ONCE(p[0], 0);
+		WRITE_ONCE(p[1], 0);
+		WRITE_ONCE(p[2], 0);
+		WRITE_ONCE(p[3], 0);
+		WRITE_ONCE(p[4], 0);
+		WRITE_ONCE(p[5], 0);
+		WRITE_ONCE(p[6], 0);
+		WRITE_ONCE(p[7], 0);
+	}
+}
+
+static void floor_memset(void *buf, size_t bytes)
+{
+	memset(buf, 0, bytes);
+}
+
+static void floor_stosq(void *buf, size_t bytes)
+{
+#ifdef CONFIG_X86_64
+	unsigned long cnt = bytes / 8;
+
+	asm volatile("rep stosq"
+		     : "+D" (buf), "+c" (cnt)
+		     : "a" (0UL)
+		     : "memory");
+#else
+	memset(buf, 0, bytes);
+#endif
+}
+
+static void floor_movnti(void *buf, size_t bytes)
+{
+#ifdef CONFIG_X86_64
+	u64 *p = buf, *end = buf + bytes;
+
+	for (; p < end; p += 8) {
+		asm volatile("movnti %1, 0(%0)\n\t"
+			     "movnti %1, 8(%0)\n\t"
+			     "movnti %1, 16(%0)\n\t"
+			     "movnti %1, 24(%0)\n\t"
+			     "movnti %1, 32(%0)\n\t"
+			     "movnti %1, 40(%0)\n\t"
+			     "movnti %1, 48(%0)\n\t"
+			     "movnti %1, 56(%0)"
+			     : : "r" (p), "r" (0UL) : "memory");
+	}
+	asm volatile("sfence" : : : "memory");
+#else
+	floor_movq8(buf, bytes);
+#endif
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void *buf, size_t bytes);
+} floor_cands[] = {
+	{ "movq8", floor_movq8 },
+	{ "memset", floor_memset },
+	{ "stosq", floor_stosq },
+	{ "movnti", floor_movnti },
+};
+
+static u64 floor_time(int c, void *buf, size_t bytes)
+{
+	u64 t0 = ktime_get_ns();
+
+	floor_cands[c].fn(buf, bytes);
+	return ktime_get_ns() - t0;
+}
+
+static int memremap_bench_floor(void)
+{
+	size_t bytes = floor_pages * sizeof(struct page);
+	u64 best = U64_MAX;
+	int c, k, fastest = 0;
+	void *buf;
+
+	if (floor_reps < 1) {
+		pr_err("floor_reps=%d: must be at least 1\n", floor_reps);
+		return -EINVAL;
+	}
+	if (floor_pages > (SIZE_MAX >> 1) / sizeof(struct page)) {
+		pr_err("floor_pages=%lu: too large\n", floor_pages);
+		return -EINVAL;
+	}
+	buf = vmalloc_huge(bytes, GFP_KERNEL);
+	if (!buf) {
+		pr_err("floor: cannot allocate %zu bytes\n", bytes);
+		return -ENOMEM;
+	}
+	/* First touch, untimed: the timed writes find the pages mapped. */
+	floor_movq8(buf, bytes);
+
+	for (c = 0; c < ARRAY_SIZE(floor_cands); c++) {
+		for (k = 0; k < FLOOR_PICK_REPS; k++) {
+			u64 t = floor_time(c, buf, bytes);
+
+			pr_info("floor phase=pick cand=%s rep=%d pages=%lu bytes=%zu ns=%llu\n",
+				floor_cands[c].name, k, floor_pages, bytes, t);
+			if (t < best) {
+				best = t;
+				fastest = c;
+			}
+			cond_resched();
+		}
+	}
+	pr_info("floor fastest=%s\n", floor_cands[fastest].name);
+	for (k = 0; k < floor_reps; k++) {
+		u64 t = floor_time(fastest, buf, bytes);
+
+		pr_info("floor phase=run cand=%s rep=%d pages=%lu bytes=%zu ns=%llu\n",
+			floor_cands[fastest].name, k, floor_pages, bytes, t);
+		cond_resched();
+	}
+	vfree(buf);
+	pr_info("done floor\n");
+	return 0;
+}
 
 static void memremap_bench_folio_free(struct folio *folio)
 {
@@ -72,6 +226,9 @@ static int __init memremap_bench_init(void)
 	struct resource *res;
 	unsigned long size;
 	int i, ret = 0;
+
+	if (floor_pages)
+		return memremap_bench_floor();
 
 	if (iterations < 1) {
 		pr_err("iterations=%d: must be at least 1\n", iterations);
@@ -143,4 +300,4 @@ module_init(memremap_bench_init);
 module_exit(memremap_bench_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Time memremap_pages() of a MEMORY_DEVICE_PRIVATE range (benchmark harness)");
+MODULE_DESCRIPTION("Time memremap_pages() of a MEMORY_DEVICE_PRIVATE range, or the store floor (benchmark harness)");

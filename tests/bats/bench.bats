@@ -1,15 +1,18 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side tests of the benchmark (Debian's bats), no VM, a few seconds:
+# Host-side tests of the benchmark (Debian's bats):
 #
 #   bats tests/bats/bench.bats
+#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-stream-off bats tests/bats/bench.bats
 #
 # bench.sh's argument checks (each a one-line reason, exit 2, before any
 # build or boot) and bench-report.py on the canned guest output in
 # tests/bats/fixtures/bench/ (two devices, three rebinds, numbers chosen so
-# the medians are easy to check).  Every test runs with MZ_CACHE in its own
-# temporary directory.
+# the medians are easy to check), a few seconds.  The last test boots the
+# patched kernel in MZ_TEST_BUILD (skipped without it) and runs the real
+# guest/tests/bench once on a 256 MiB NVDIMM (about a minute under TCG).
+# Every test runs with MZ_CACHE in its own temporary directory.
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
@@ -83,6 +86,36 @@ pyjson() {
 	[[ "$stderr" == *"multiple of 128M"* ]]
 }
 
+@test "bench.sh: --sizes lists are checked element by element" {
+	bench_bad --sizes 1G,4X
+	[[ "$stderr" == *"'4X': not a size"* ]]
+	bench_bad --sizes 1G,,4G
+	bench_bad --sizes 1G,1024M
+	[[ "$stderr" == *"named twice"* ]]
+	bench_bad --size 1G,4G
+	[[ "$stderr" == *"use --sizes"* ]]
+	# The largest size sizes the host checks.
+	BENCH_DISKFREE_MIB=1000 bench_bad --sizes 1G,100G
+	[[ "$stderr" == *"--size 100G: the NVDIMM file's map=dev metadata"* ]]
+}
+
+@test "bench.sh: --check-args validates and exits before anything is built" {
+	run -0 --separate-stderr "$H/bench.sh" --check-args --sizes 1G,4G,16G --rebinds 3 --no-probe
+	[ "$output" = "bench.sh: arguments OK: 4 device(s), 3 rebinds, size(s) 1G,4G,16G" ]
+	[ ! -e "$MZ_CACHE" ]
+	bench_bad --check-args --rebinds 0
+}
+
+@test "make bench: bad BENCH_ARGS stop before the packages are installed" {
+	# A copy of the repository whose deps.sh records that it ran.
+	mkdir -p "$T/repo"
+	cp -r "$ROOT/Makefile" "$ROOT/harness" "$T/repo/"
+	printf '#!/bin/sh\ntouch "%s/deps-ran"\n' "$T" >"$T/repo/harness/deps.sh"
+	run -2 --separate-stderr make -s -C "$T/repo" bench BENCH_ARGS='--rebinds 0'
+	[[ "$stderr" == *"bench.sh: error: --rebinds 0"* ]]
+	[ ! -e "$T/deps-ran" ]
+}
+
 @test "bench.sh: absurd size: more than the guest can address" {
 	bench_bad --size 100000G
 	[[ "$stderr" == *"guest physical address space"* ]]
@@ -110,7 +143,7 @@ pyjson() {
 
 @test "bench.sh: --help prints the options and exits 0" {
 	run -0 "$H/bench.sh" --help
-	[[ "$output" == *"--devices LIST"*"--rebinds N"*"--size SIZE"*"--no-probe"* ]]
+	[[ "$output" == *"--devices LIST"*"--rebinds N"*"--size SIZE"*"--sizes LIST"*"--no-probe"*"--check-args"* ]]
 	[[ "$output" != *SPDX* ]]
 }
 
@@ -138,32 +171,154 @@ pyjson() {
 
 @test "bench-report.py: aggregation, table and JSON" {
 	run -0 --separate-stderr report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg \
-		--fact cpu_model=TestCPU --fact host_kernel=6.1-test --fact nvdimm_bytes=4294967296 \
+		--fact cpu_model=TestCPU --fact host_kernel=6.1-test \
 		--fact wall_s=42 --json "$T/r.json" --text "$T/r.txt"
 	# The TCG caveat, stated plainly.
 	[[ "$output" == *"Accelerator: TCG"* ]]
-	[[ "$output" == *"not the memory system"*"user-space probe on the real CPU"* ]]
-	[[ "$output" == *"4 ms resolution (HZ=250)"* ]]
-	# fsdax-dev memmap_init: base rebinds 40, 32, 36 ms; template 12, 10, 11.
-	grep -E '^fsdax-dev +memmap_init +base +36\.000 +\[32\.000 - 40\.000\] +80\.000 +1\.00$' <<<"$output"
-	grep -E '^ +template +11\.000 +\[10\.000 - 12\.000\] +110\.000 +0\.31$' <<<"$output"
+	[[ "$output" == *"not the memory system"*"on the real CPU by the user-space probe"* ]]
+	[[ "$output" == *"function_graph tracer filtered to"*"memmap_init_zone_device() alone"* ]]
+	# fsdax-dev memmap_init: base rebinds 40, 32, 36 ms; template 12, 10,
+	# 11; floor (template boot) 4.0, 4.4, 4.2 after a first 5.1.
+	grep -E '^  base +36\.000 +32\.000-40\.000 +80\.000 +1\.00 +8\.57$' <<<"$output"
+	grep -E '^  template +11\.000 +10\.000-12\.000 +110\.000 +0\.31 +2\.62$' <<<"$output"
+	grep -E '^  floor \(movq8\) +4\.200 +4\.000-4\.400 +5\.100 +0\.12 +1\.00$' <<<"$output"
 	[ "$(cat "$T/r.txt")" = "$output" ]
 
 	pyjson "$T/r.json" 'assert d["accel"] == "tcg" and d["cpu_model"] == "TestCPU"
 assert d["host_kernel"] == "6.1-test" and d["wall_s"] == 42 and d["rebinds"] == 3
-assert d["sizes"]["nvdimm_bytes"] == 4 << 30
+assert d["sizes"]["list_bytes"] == [4 << 30]
 assert d["kernels"]["patched"]["policies"] == {"template": "off", "template+streaming": "on"}
+assert d["kernels"]["base"]["release"] == "7.3.4-mz-base"
+assert d["kernels"]["patched"]["release"] == "7.3.4-mz-series"
 r = d["results"]
-assert len(r) == 2 * 3 * 2
-assert all(sorted(x) == ["backend", "device", "first", "max", "median", "metric", "min"] for x in r)
-assert {x["backend"] for x in r} == {"base", "template", "template+streaming"}
+assert len(r) == 2 * (3 * 2 + 1)
+keys = ["backend", "device", "first", "instrument", "max", "median", "metric", "min", "n", "nr_pages", "samples", "size_bytes"]
+assert all(sorted(k for k in x if k not in ("ns_per_page", "candidate", "bytes")) == keys for x in r), r[0]
+assert {x["backend"] for x in r} == {"base", "template", "template+streaming", "floor"}
 assert {x["metric"] for x in r} == {"memmap_init_ns", "enable_ns"}
+# One instrument for the memmap init time of both kernels.
+assert {x["instrument"] for x in r if x["metric"] == "memmap_init_ns" and x["backend"] != "floor"} == {"function_graph"}
 x = [x for x in r if x["device"] == "devprivate" and x["backend"] == "template+streaming" and x["metric"] == "enable_ns"][0]
-assert (x["first"], x["median"], x["min"], x["max"]) == (60000000, 6200000, 5500000, 6500000), x'
+assert (x["first"], x["median"], x["min"], x["max"]) == (60000000, 6200000, 5500000, 6500000), x
+f = [x for x in r if x["device"] == "fsdax-dev" and x["backend"] == "floor"][0]
+assert f["metric"] == "memmap_init_ns" and f["candidate"] == "movq8" and f["bytes"] == 1030144 * 64
+assert (f["first"], f["median"], f["samples"]) == (5100000, 4200000, [4000000, 4400000, 4200000]), f
+b = [x for x in r if x["device"] == "fsdax-dev" and x["backend"] == "base" and x["metric"] == "memmap_init_ns"][0]
+assert b["ns_per_page"] == round(36000000 / 1030144, 3), b
+c = d["crosscheck"]
+assert {(x["device"], x["backend"]) for x in c} == {(dv, be) for dv in ("fsdax-dev", "devprivate") for be in ("template", "template+streaming")}
+assert all(x["median_diff_ns"] == 1500 and x["max_abs_diff_ns"] == 1500 for x in c), c'
+}
+
+@test "bench-report.py: the table is at most 72 columns wide" {
+	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg \
+		--fact "cpu_model=Intel(R) Xeon(R) Platinum 8480+ Processor with a long model name" \
+		--probe "$FIX/probe.json"
+	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$output")" -le 72 ]
+	[[ "$output" == *"Cost per page, ns"* ]]
+}
+
+@test "bench-report.py: verdicts with their confidence (Welch's t at 95%)" {
+	run -0 --separate-stderr report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
+	# fsdax-dev: base 40/32/36 vs template 12/10/11: the means differ by
+	# -25 ms of 36, CI half-width t(0.975, 2.08 df) * sqrt(16/3 + 1/3) ms.
+	grep -E '^  template vs base: +-69\.4% \+- 25\.6%$' <<<"$output"
+	# template+streaming 9/8/10 vs template 12/10/11: overlapping.
+	grep -E '^  template\+streaming vs template: +no difference proven at 95%$' <<<"$output"
+	pyjson "$T/r.json" 'c = {(x["device"], x["a"], x["b"]): x for x in d["comparisons"]}
+assert len(c) == 6
+x = c["fsdax-dev", "template", "base"]
+assert x["significant"] is True and x["test"] == "welch_t" and x["confidence"] == 0.95
+assert x["instrument"] == "function_graph"
+assert c["fsdax-dev", "template+streaming", "template"]["significant"] is False'
+	# The t quantiles against the textbook table, and hand-checked tests.
+	python3 -c '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("br", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+for df, t in ((1, 12.706), (2, 4.303), (10, 2.228), (30, 2.042)):
+    assert abs(m.t_quantile(0.975, df) - t) < 1e-3, (df, m.t_quantile(0.975, df))
+w = m.welch([10, 11, 12], [20, 21, 22])
+assert w["verdict"] == "-47.6% +- 10.8%", w
+assert m.welch([1, 2, 3], [1, 2, 3])["verdict"] == "no difference proven at 95%"
+' "$H/bench-report.py"
+}
+
+@test "bench-report.py: a floor slower than the template path is flagged" {
+	sed 's/\(phase=run cand=movq8 rep=[0-9]* .*ns=\)[0-9]*/\199000000/' "$FIX/template.out" >"$T/t.out"
+	run -0 "$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/t.out" \
+		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate \
+		--rebinds 3 --json "$T/r.json"
+	[[ "$output" == *"FLAG: the floor is slower than template, template+streaming"* ]]
+	[[ "$output" == *"WARNING: the floor came out slower than a template path"* ]]
+	pyjson "$T/r.json" 'assert [x["slower_than"] for x in d["floor"]] == [["template", "template+streaming"]] * 2'
+	run -0 report --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$output" != *"FLAG"* ]]
+}
+
+@test "bench-report.py: a run without the function_graph instrument or the floor is an error" {
+	grep -v 'instrument=function_graph' "$FIX/base.out" >"$T/b.out"
+	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/b.out" \
+		--run "template=$FIX/template.out" --run "template+streaming=$FIX/streaming.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run base: memmap init not timed by function_graph"* ]]
+	grep -v 'device=devprivate phase=run cand=movq8 rep=3 ' "$FIX/streaming.out" >"$T/s.out"
+	run -1 --separate-stderr "$H/bench-report.py" --run "base=$FIX/base.out" \
+		--run "template=$FIX/template.out" --run "template+streaming=$T/s.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"devprivate lacks the floor's 4 timed writes"* ]]
+}
+
+@test "bench-report.py: several sizes give ns per page per size" {
+	for f in base template streaming; do
+		sed 's/size_mb=4096/size_mb=1024/' "$FIX/$f.out" >"$T/$f-1G.out"
+	done
+	run -0 --separate-stderr report --run "base=$T/base-1G.out" --run "template=$T/template-1G.out" \
+		--run "template+streaming=$T/streaming-1G.out" --devices fsdax-dev,devprivate --rebinds 3 \
+		--json "$T/r.json"
+	grep -E '^  fsdax-dev +1 GiB +34\.9 +10\.7 +8\.7 +4\.1$' <<<"$output"
+	grep -E '^  fsdax-dev +4 GiB +34\.9 +10\.7 +8\.7 +4\.1$' <<<"$output"
+	[[ "$output" == *"fsdax-dev, 1 GiB"*"fsdax-dev, 4 GiB"* ]]
+	pyjson "$T/r.json" 'assert d["sizes"]["list_bytes"] == [1 << 30, 4 << 30]
+assert len(d["results"]) == 2 * 2 * 7'
+	# The same size twice is an error, and so is a size missing a backend.
+	run -1 --separate-stderr report --run "base=$FIX/base.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"two runs of base at size 4096 MiB"* ]]
+	run -1 --separate-stderr report --run "base=$T/base-1G.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"size 1024 MiB has no run of template, template+streaming"* ]]
+}
+
+@test "bench-report.py: provenance in the JSON, no host paths; --cover prints the table again" {
+	for k in base patched; do
+		mkdir -p "$T/build/$k-x/include/config"
+		echo "CONFIG_TEST_$k=y" >"$T/build/$k-x/.config"
+		echo "7.3.4-mz-$k" >"$T/build/$k-x/include/config/kernel.release"
+	done
+	run -0 --separate-stderr report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg \
+		--kernel "base=$T/build/base-x" --kernel "patched=$T/build/patched-x" \
+		--fact series_commit=0123456789abcdef0123456789abcdef01234567 --fact guest_vcpus=2 \
+		--fact guest_ram_bytes=2147483648 --fact cpu_model=TestCPU \
+		--json "$T/r.json" --text "$T/r.txt"
+	sum_base=$(sha256sum "$T/build/base-x/.config" | cut -d' ' -f1)
+	pyjson "$T/r.json" "k = d['kernels']
+assert k['base']['release'] == '7.3.4-mz-base' and k['patched']['release'] == '7.3.4-mz-patched'
+assert k['base']['config_sha256'] == '$sum_base' == d['kernel_config_sha256']['base']
+assert k['base']['build'] == 'base-x'
+assert d['series_commit'] == '0123456789abcdef0123456789abcdef01234567'
+assert d['guest_vcpus'] == 2 and d['sizes']['guest_ram_bytes'] == 2 << 30 and d['accel'] == 'tcg'"
+	[[ "$output" == *"guest vCPUs 2; guest RAM 2 GiB; series 0123456789ab"* ]]
+	run -1 grep -q "$T" "$T/r.json"
+	run -0 "$H/bench-report.py" --cover "$T/r.json"
+	[ "$output" = "$(cat "$T/r.txt")" ]
+	echo '{"foo": 1}' >"$T/x.json"
+	run -1 --separate-stderr "$H/bench-report.py" --cover "$T/x.json"
+	[[ "$stderr" == *"not a bench-report.py results file"* ]]
+	run -2 "$H/bench-report.py" --cover "$T/r.json" --json "$T/y.json"
 }
 
 @test "bench-report.py: an even number of rebinds takes the mean of the middle two" {
-	for f in base template streaming; do grep -v ' bind=3 ' "$FIX/$f.out" >"$T/$f.out"; done
+	for f in base template streaming; do grep -v -e ' bind=3 ' -e ' phase=run .* rep=3 ' "$FIX/$f.out" >"$T/$f.out"; done
 	run -0 "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
 		--run "template+streaming=$T/streaming.out" --devices fsdax-dev,devprivate --rebinds 2 \
 		--json "$T/r.json"
@@ -216,7 +371,7 @@ assert r["devprivate", "base", "enable_ns"]["median"] == 18500000'
 	[[ "$output" == *"Accelerator: KVM"* ]]
 	[[ "$output" != *"TCG"* ]]
 	[[ "$output" == *"copy_nt_cold"*"25.72 GB/s"* ]]
-	[[ "$output" == *"cold destination 2.90, warm destination 3.00"* ]]
+	[[ "$output" == *"cold destination 2.90, warm"*"destination 3.00"* ]]
 	pyjson "$T/r.json" 'assert d["probe"]["ratios"]["nt_over_cached_cold"] == 2.902'
 	# Well-formed, one bar per device and backend, with whiskers.
 	python3 - "$T/c.svg" <<'EOF'
@@ -225,7 +380,7 @@ import xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 bars = [r for r in root.iter(ns + "rect") if r.find(ns + "title") is not None]
-assert len(bars) == 2 * 3, len(bars)
+assert len(bars) == 2 * 4, len(bars)
 text = " ".join(t.text or "" for t in root.iter(ns + "text"))
 assert "fsdax-dev" in text and "devprivate" in text and "template+streaming" in text
 assert "0.31x" in text, text
@@ -243,4 +398,51 @@ EOF
 	pyjson "$T/r.json" 'assert d["host"] == {"nproc": 2, "other_qemu_max": 1, "busy": "the host was busy: up to 90% of its 2 CPUs"}, d["host"]'
 	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg
 	[[ "$output" != *"WARNING"* ]]
+}
+
+# --- the real guest test (needs MZ_TEST_BUILD) ------------------------------
+
+@test "guest/tests/bench: one real run on a 256 MiB NVDIMM parses" {
+	[ -n "${MZ_TEST_BUILD:-}" ] ||
+		skip "no kernel: set MZ_TEST_BUILD to a build-kernel.sh output directory"
+	[ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ] ||
+		skip "no kernel: $MZ_TEST_BUILD/arch/x86/boot/bzImage missing"
+	grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$MZ_TEST_BUILD/.config" ||
+		skip "$MZ_TEST_BUILD is not a patched kernel with the streaming backend"
+	ko=$("$H/build-bench-module.sh" "$MZ_TEST_BUILD")
+	if [ -z "${MZ_KSRC:-}" ] && [ -d "$MZ_TEST_BUILD/source" ]; then
+		export MZ_KSRC=$MZ_TEST_BUILD/source
+	fi
+	"$H/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$MZ_TEST_BUILD" "$T/i.cpio.gz" >/dev/null
+	# The smallest size bench.sh accepts, one rebind, every device.
+	export MZ_VM_DIR=$T/vm
+	run -0 --separate-stderr "$H/vm.sh" --accel "${MZ_ACCEL:-tcg}" \
+		--timeout 400 --nvdimms 1 --nvdimm-size 256M --mem 2048M --smp 2 \
+		--log "$T/console.log" --append memmap_streaming=off \
+		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev+fsdax-mem+devdax-2m+devprivate 1 256 template
+	printf '%s\n' "$output" >"$T/template.out"
+	python3 - "$H/bench-report.py" "$T/template.out" <<'EOF'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("br", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+devices = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
+size, binds, floors, info = m.parse_run("template", sys.argv[2], devices, 1)
+assert size == 256 and info["instrument"] == "function_graph", info
+assert info["tp_source"] == "tracepoint" and info["policy"] == "off", info
+for d in devices:
+    for k, b in binds[d].items():
+        # 256 MiB: 65536 pages less map=dev's metadata; one call per bind.
+        assert 0 < b["nr_pages"] <= 65536 and b["events"] == 1, (d, k, b)
+        # function_graph hooks the entry and exit around the tracepoint's
+        # own ktime window: never shorter, and close.
+        fg, tp = b["memmap_init_ns"], b["tp_ns"]
+        assert tp > 0 and fg >= tp and fg - tp < max(tp // 10, 200000), (d, k, fg, tp)
+    fl = floors[d]
+    assert sorted(fl["pick"]) == ["memset", "movnti", "movq8", "stosq"], fl
+    assert all(len(v) == 3 for v in fl["pick"].values()), fl
+    assert fl["cand"] == min(fl["pick"], key=lambda c: min(fl["pick"][c])), fl
+    assert fl["bytes"] == fl["nr_pages"] * 64 and fl["nr_pages"] == binds[d][1]["nr_pages"], fl
+print("ok")
+EOF
 }
