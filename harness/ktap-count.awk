@@ -12,6 +12,11 @@
 # appearance.  A group that failed at the top level without any failing
 # subtest (a crash or timeout) counts one extra failure; a group skipped
 # as a whole counts one skip.
+#
+# With -v list=skips: one line per skip instead, "GROUP<US>TEST<US>WHY"
+# (fields separated by the ASCII unit separator, \037),
+# TEST empty for a group skipped as a whole, WHY the reason the test gave
+# (after "# SKIP", in its "TEST: skipped: WHY" message, or in "1..0 # SKIP").
 function group_name(s) {
 	sub(/ # .*$/, "", s)
 	sub(/^.*: /, "", s)
@@ -19,14 +24,38 @@ function group_name(s) {
 	sub(/^memmap_/, "", s)
 	return s
 }
+function skip_desc(s) {
+	sub(/^# (not )?ok [0-9]+ /, "", s)
+	sub(/ # [Ss][Kk][Ii][Pp].*$/, "", s)
+	return s
+}
+function skip_why(s, desc) {
+	if (s ~ /# [Ss][Kk][Ii][Pp] ./) {
+		sub(/^.*# [Ss][Kk][Ii][Pp] /, "", s)
+		return s
+	}
+	if (index(lastmsg, "# # " desc ": skipped: ") == 1)
+		return substr(lastmsg, length("# # " desc ": skipped: ") + 1)
+	return ""
+}
+function list_skip(grp, desc, why) {
+	if (list == "skips") printf "%s\037%s\037%s\n", grp, desc, why
+}
 { sub(/\r$/, "") }
+/^# 1\.\.0 # [Ss][Kk][Ii][Pp]/ { allwhy = $0; sub(/^# 1\.\.0 # [Ss][Kk][Ii][Pp] */, "", allwhy) }
+/^# # / { lastmsg = $0 }
 /^# selftests: [^ ]+: / {
 	g = group_name($0)
+	allwhy = ""
 	if (!(g in seen)) { seen[g] = 1; order[n++] = g }
 	next
 }
 g != "" && /^# (not )?ok [0-9]+/ {
-	if ($0 ~ /# [Ss][Kk][Ii][Pp]/) skip[g]++
+	if ($0 ~ /# [Ss][Kk][Ii][Pp]/) {
+		skip[g]++
+		d = skip_desc($0)
+		list_skip(g, d, skip_why($0, d))
+	}
 	else if ($0 ~ /^# not ok/) fail[g]++
 	else pass[g]++
 	next
@@ -41,11 +70,16 @@ g != "" && /^# (not )?ok [0-9]+/ {
 	# A group that skipped as a whole ("1..0 # SKIP reason") counts one skip.
 	h = group_name($0)
 	if (!(h in seen)) { seen[h] = 1; order[n++] = h }
-	if ($0 ~ /# [Ss][Kk][Ii][Pp]/ && !pass[h] && !fail[h] && !skip[h]) skip[h]++
+	if ($0 ~ /# [Ss][Kk][Ii][Pp]/ && !pass[h] && !fail[h] && !skip[h]) {
+		skip[h]++
+		list_skip(h, "", allwhy)
+	}
 	g = ""
+	allwhy = ""
 	next
 }
 END {
+	if (list == "skips") exit
 	for (i = 0; i < n; i++) {
 		h = order[i]
 		printf "%s %d %d %d\n", h, pass[h], fail[h], skip[h]

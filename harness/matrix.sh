@@ -15,7 +15,8 @@
 #   --timeout   per guest (default 900 s)
 #   --summary   JSON summary (default $CHECK_SUMMARY, else
 #               $MZ_CACHE/results/check-summary.json): a list of
-#               {variant, boot_param, group, pass, fail, skip}
+#               {variant, boot_param, group, pass, fail, skip,
+#               unexpected_skip}
 #   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
 #               emptied first, so it must be empty, missing or made by
 #               matrix.sh: it holds a .mz-matrix-logs marker)
@@ -24,8 +25,10 @@
 # installed kselftest target inside (guest/tests/kselftest).  The upstream
 # hmm-tests peer suite runs in the "none" cell of each variant only.  A
 # cell fails when the guest fails (any KTAP failure, a kernel
-# oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), or when it ran
-# no test at all.  A line reports each cell as it finishes (status, pass,
+# oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), when it ran
+# no test at all, or when a test skipped that harness/matrix-skips.txt
+# does not expect for that variant and boot parameter (it names the test
+# and the reason the test gave).  A line reports each cell as it finishes (status, pass,
 # fail and skip counts, seconds).  Interrupted or killed (INT, TERM), it
 # stops its guests.  Console logs stay in $MZ_LOGS/matrix/.
 #
@@ -123,20 +126,65 @@ for v in "${vlist[@]}"; do
 done
 
 ncells=$(( ${#vlist[@]} * ${#plist[@]} ))
+
+# variant_traits VARIANT: what matrix-skips.txt keys on, from the fragment.
+variant_traits() {
+	local f=$MZ_ROOT/Kconfig.fragments/$1.config t='*'
+	if grep -q '^CONFIG_MEMMAP_STREAMING=y' "$f"; then
+		t+=' backend'
+	else
+		t+=' no-backend'
+	fi
+	if grep -qE '^CONFIG_(KASAN|KMSAN)=y' "$f"; then t+=' instrumented'; fi
+	echo "$t"
+}
+
+# expected_skip TRAITS PARAM GROUP TEST: the reason matrix-skips.txt gives
+# for this skip; false when it expects no such skip.
+expected_skip() {
+	local traits=" $1 " p=$2 g=$3 d=$4 when wp wg re why
+	while IFS=$'\t' read -r when wp wg re why; do
+		case "$when" in ''|'#'*) continue ;; esac
+		[[ "$traits" == *" $when "* ]] || continue
+		case "$wp" in
+		'*') ;;
+		'!'*) [ "$p" != "${wp#!}" ] || continue ;;
+		*) [ "$p" = "$wp" ] || continue ;;
+		esac
+		[ "$wg" = '*' ] || [ "$wg" = "$g" ] || continue
+		[[ "$d" =~ $re ]] || continue
+		echo "$why"
+		return 0
+	done <"$H/matrix-skips.txt"
+	return 1
+}
+
+# unexpected_skips VARIANT PARAM: "GROUP<US>TEST<US>WHY" (US: the ASCII unit
+# separator, so that an empty TEST survives 'read') for every skip in the
+# cell's output that matrix-skips.txt does not expect.
+unexpected_skips() {
+	local traits g d why
+	traits=$(variant_traits "$1")
+	while IFS=$'\037' read -r g d why; do
+		expected_skip "$traits" "$2" "$g" "$d" >/dev/null ||
+			printf '%s\037%s\037%s\n' "$g" "$d" "$why"
+	done < <(awk -v list=skips -f "$H/ktap-count.awk" "$out/$1.$2.out" 2>/dev/null || true)
+}
 # cell_done VARIANT PARAM RC SECONDS: the progress line of a finished cell.
 cell_done() {
-	local v=$1 p=$2 rc=$3 g a b c np=0 nf=0 ns=0 status=ok
+	local v=$1 p=$2 rc=$3 g a b c np=0 nf=0 ns=0 nu status=ok
 	while read -r g a b c; do
 		np=$((np + a)) nf=$((nf + b)) ns=$((ns + c))
 	done < <(awk -f "$H/ktap-count.awk" "$out/$v.$p.out" 2>/dev/null || true)
+	nu=$(unexpected_skips "$v" "$p" | grep -c . || true)
 	if [ "$rc" -ne 0 ]; then
 		status="FAIL (guest exit $rc)"
-	elif [ "$nf" -gt 0 ]; then
+	elif [ "$nf" -gt 0 ] || [ "$nu" -gt 0 ]; then
 		status=FAIL
 	elif [ $((np + nf + ns)) -eq 0 ]; then
 		status="FAIL (no test ran)"
 	fi
-	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with ${p/none/no parameter}: $status, $np passed, $nf failed, $ns skipped, $4 s"
+	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with ${p/none/no parameter}: $status, $np passed, $nf failed, $ns skipped ($nu unexpected), $4 s"
 }
 
 run_cell() {
@@ -194,29 +242,39 @@ wait || true
 # Summarize.
 bad=0
 rows=()
-printf '\n%-14s %-8s %-12s %5s %5s %5s  %s\n' variant param group pass fail skip status
+printf '\n%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' variant param group pass fail skip unexp status
 for v in "${vlist[@]}"; do
 	for p in "${plist[@]}"; do
 		cell=$v.$p
 		rc=$(cat "$out/$cell.rc" 2>/dev/null || echo 1)
 		mapfile -t counts < <(awk -f "$H/ktap-count.awk" "$out/$cell.out" 2>/dev/null)
+		mapfile -t unexp < <(unexpected_skips "$v" "$p")
 		total=0
 		status=ok
 		for c in "${counts[@]}"; do
 			read -r g np nf ns <<<"$c"
+			nu=0
+			for u in ${unexp[@]+"${unexp[@]}"}; do
+				[ "${u%%$'\037'*}" != "$g" ] || nu=$((nu + 1))
+			done
 			total=$((total + np + nf + ns))
 			rows+=("$(jq -cn --arg v "$v" --arg p "$p" --arg g "$g" \
-				--argjson np "$np" --argjson nf "$nf" --argjson ns "$ns" \
-				'{variant: $v, boot_param: $p, group: $g, pass: $np, fail: $nf, skip: $ns}')")
-			[ "$nf" -eq 0 ] || status=FAIL
-			printf '%-14s %-8s %-12s %5d %5d %5d\n' "$v" "$p" "$g" "$np" "$nf" "$ns"
+				--argjson np "$np" --argjson nf "$nf" --argjson ns "$ns" --argjson nu "$nu" \
+				'{variant: $v, boot_param: $p, group: $g, pass: $np, fail: $nf,
+				  skip: $ns, unexpected_skip: $nu}')")
+			[ "$nf" -eq 0 ] && [ "$nu" -eq 0 ] || status=FAIL
+			printf '%-14s %-8s %-12s %5d %5d %5d %5d\n' "$v" "$p" "$g" "$np" "$nf" "$ns" "$nu"
+		done
+		for u in ${unexp[@]+"${unexp[@]}"}; do
+			IFS=$'\037' read -r g d why <<<"$u"
+			printf '  unexpected skip in %s: %s (%s)\n' "$g" "${d:-the whole group}" "${why:-no reason given}"
 		done
 		if [ "$rc" -ne 0 ]; then
 			status="FAIL (guest exit $rc: $(tail -n 1 "$out/$cell.err" 2>/dev/null))"
 		elif [ "$total" -eq 0 ]; then
 			status="FAIL (no test ran)"
 		fi
-		printf '%-14s %-8s %-12s %5s %5s %5s  %s\n' "$v" "$p" "(cell)" "" "" "" "$status"
+		printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$v" "$p" "(cell)" "" "" "" "" "$status"
 		[ "$status" = ok ] || bad=$((bad + 1))
 	done
 done

@@ -50,6 +50,25 @@ EOF2
 	[ "${lines[3]}" = "equivalence 0 0 1" ]
 }
 
+@test "ktap-count.awk -v list=skips: each skip with its group and reason" {
+	run awk -v list=skips -f "$H/ktap-count.awk" <<'EOF2'
+# selftests: memmap_init: memmap_controls.sh
+# ok 1 a
+# # b: skipped: no nvdimm
+# ok 2 b # SKIP
+# ok 3 c # SKIP said inline
+ok 1 selftests: memmap_init: memmap_controls.sh
+# selftests: memmap_init: memmap_equivalence.sh
+# 1..0 # SKIP only the slow path
+ok 2 selftests: memmap_init: memmap_equivalence.sh # SKIP
+EOF2
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[0]}" = "controls"$'\037'"b"$'\037'"no nvdimm" ]
+	[ "${lines[1]}" = "controls"$'\037'"c"$'\037'"said inline" ]
+	[ "${lines[2]}" = "equivalence"$'\037'$'\037'"only the slow path" ]
+}
+
 @test "matrix.sh: argument errors" {
 	run -2 "$H/matrix.sh" --bogus
 	run -1 "$H/matrix.sh" --variants nosuch
@@ -90,12 +109,12 @@ EOF2
 		--params none,bogus --timeout 120 --summary "$SUMMARY"
 	[ "$status" -eq 0 ]
 	[ "$(jq length "$SUMMARY")" -eq 4 ]
-	[ "$(jq -c '[.[] | select(.boot_param == "bogus" and .group == "controls")][0] | [.pass, .fail, .skip]' "$SUMMARY")" = "[1,0,1]" ]
+	[ "$(jq -c '[.[] | select(.boot_param == "bogus" and .group == "controls")][0] | [.pass, .fail, .skip, .unexpected_skip]' "$SUMMARY")" = "[1,0,1,0]" ]
 	[ "$(jq -r '.[0].variant' "$SUMMARY")" = stream-off ]
 	# A progress line as each cell finishes.
 	[[ "$output" == *"[2/2] stream-off with "* ]]
-	[[ "$output" == *"stream-off with bogus: ok, 2 passed, 0 failed, 1 skipped, "*" s"* ]]
-	[[ "$output" == *"stream-off with no parameter: ok, 2 passed, 0 failed, 1 skipped, "*" s"* ]]
+	[[ "$output" == *"stream-off with bogus: ok, 2 passed, 0 failed, 1 skipped (0 unexpected), "*" s"* ]]
+	[[ "$output" == *"stream-off with no parameter: ok, 2 passed, 0 failed, 1 skipped (0 unexpected), "*" s"* ]]
 }
 
 @test "matrix.sh: a failing guest test fails the matrix" {
@@ -150,4 +169,20 @@ EOF2
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL (no test ran)"* ]]
+}
+
+@test "matrix.sh: a skip the variant and boot parameter do not explain fails its cell" {
+	need_vm
+	# "namespace accepts 'on'" may skip only without the backend, and
+	# hmm_peer as a whole only in cells with a boot parameter.
+	MZ_MATRIX_TEST=fake-skip run "$H/matrix.sh" --variants stream-n,stream-off \
+		--params none,off --timeout 120 --summary "$SUMMARY"
+	[ "$status" -ne 0 ]
+	[ "$(jq -c '[.[] | [.variant, .boot_param, .group, .unexpected_skip]]' "$SUMMARY")" = \
+		'[["stream-n","none","controls",0],["stream-n","none","hmm_peer",1],["stream-n","off","controls",0],["stream-n","off","hmm_peer",0],["stream-off","none","controls",1],["stream-off","none","hmm_peer",1],["stream-off","off","controls",1],["stream-off","off","hmm_peer",0]]' ]
+	[[ "$output" == *"stream-n with off: ok, 1 passed, 0 failed, 2 skipped (0 unexpected)"* ]]
+	[[ "$output" == *"stream-off with off: FAIL, 1 passed, 0 failed, 2 skipped (1 unexpected)"* ]]
+	[[ "$output" == *"unexpected skip in controls: namespace accepts 'on' (kernel built without CONFIG_MEMMAP_STREAMING)"* ]]
+	[[ "$output" == *"unexpected skip in hmm_peer: the whole group (set MEMMAP_INIT_HMM=1 to run hmm-tests)"* ]]
+	[[ "$output" == *"4 cells, 3 failed"* ]]
 }
