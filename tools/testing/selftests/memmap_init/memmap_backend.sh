@@ -5,7 +5,8 @@
 # request, as its memmap:memmap_init_zone_device trace event reports it for
 # that very bind, must be the one the precedence rules give (memmap_lib.sh):
 #
-#   fsdax map=dev, fsdax map=mem, devdax align=4K, devdax align=2M
+#   fsdax map=dev, fsdax map=mem, devdax align=4K, devdax align=2M,
+#   devdax map=mem align=2M
 #     namespace request default, on, off; then with page_ref_set enabled
 #   device-private (test_hmm)
 #     module parameter default, on, off; then with page_ref_set enabled

@@ -31,7 +31,7 @@ mi_cleanup_hook() {
 }
 
 ktap_print_header
-ktap_set_plan 25
+ktap_set_plan 27
 
 # --------------------------------------------------------------- policy
 
@@ -107,8 +107,10 @@ ns_tests=(
 	"namespace accepts 'off\\n'" "namespace accepts 'off'"
 	"namespace rejects an unknown word with EINVAL, request unchanged"
 	"namespace rejects an empty line with EINVAL, request unchanged"
-	"namespace ignores a zero-length write (sysfs never calls store), request unchanged"
+	"namespace rejects a valid word with trailing garbage with EINVAL, request unchanged"
 	"namespace rejects a 4 KiB write with EINVAL, request unchanged"
+	"namespace rejects a write longer than a page with EINVAL, request unchanged"
+	"namespace attribute is 0644 and refuses a non-root write, request unchanged"
 	"namespace rejects 'on' with EOPNOTSUPP without CONFIG_MEMMAP_STREAMING"
 	"namespace rejects writes with EBUSY while enabled in raw mode, request unchanged"
 	"namespace rejects writes with EBUSY while enabled in fsdax mode, request unchanged"
@@ -184,24 +186,30 @@ else
 	"$MI_WRITE" "$MI_NS_ATTR" off >/dev/null
 	reject "${ns_tests[7]}" EINVAL "$MI_NS_ATTR" bogus
 	reject "${ns_tests[8]}" EINVAL "$MI_NS_ATTR" $'\n'
-	# sysfs_kf_write() returns 0 for a zero-length write without calling
-	# the attribute's store method.
-	reject "${ns_tests[9]}" ok -e "$MI_NS_ATTR"
+	reject "${ns_tests[9]}" EINVAL "$MI_NS_ATTR" "default x"
 	reject "${ns_tests[10]}" EINVAL -s 4096 "$MI_NS_ATTR"
+	reject "${ns_tests[11]}" EINVAL -s 8192 "$MI_NS_ATTR"
+	mode=$(stat -c %a "$MI_NS_ATTR")
+	before=$(mi_ns_request)
+	out=$("$MI_WRITE" -u 65534 "$MI_NS_ATTR" default)
+	after=$(mi_ns_request)
+	[ "$mode" = 644 ] && [ "$out" = EACCES ] && [ "$after" = "$before" ]
+	mi_result "${ns_tests[12]}" $? \
+		"mode $mode, a write as uid 65534 gave $out, request '$after' (was '$before')"
 	if [ "$streaming" = 1 ]; then
-		mi_skip "${ns_tests[11]}" "kernel built with CONFIG_MEMMAP_STREAMING"
+		mi_skip "${ns_tests[13]}" "kernel built with CONFIG_MEMMAP_STREAMING"
 	else
-		reject "${ns_tests[11]}" EOPNOTSUPP "$MI_NS_ATTR" on
+		reject "${ns_tests[13]}" EOPNOTSUPP "$MI_NS_ATTR" on
 	fi
 
 	# Enabled in raw mode: the namespace itself has a driver.
 	mi_ns_enable
-	busy "${ns_tests[12]}"
+	busy "${ns_tests[14]}"
 	# fsdax: the pfn device claiming it has a driver.
 	mi_ns_reconfig --mode=fsdax --map=dev
-	busy "${ns_tests[13]}"
+	busy "${ns_tests[15]}"
 	mi_ns_reconfig --mode=devdax --map=dev --align=2M
-	busy "${ns_tests[14]}"
+	busy "${ns_tests[16]}"
 
 	# The request belongs to the namespace, not to its current claim.
 	req=off
@@ -211,13 +219,13 @@ else
 		mi_ns_reconfig --mode=devdax --map=dev --align=2M
 	got=$(mi_ns_request)
 	[ "$got" = "$req" ]
-	mi_result "${ns_tests[15]}" $? "set '$req', reads '$got' after two reconfigurations"
+	mi_result "${ns_tests[17]}" $? "set '$req', reads '$got' after two reconfigurations"
 
 	dax=$(mi_ns_dev chardev)
 	if ! command -v daxctl >/dev/null; then
-		mi_skip "${ns_tests[16]}" "daxctl not installed"
+		mi_skip "${ns_tests[18]}" "daxctl not installed"
 	elif [ -z "$dax" ]; then
-		mi_result "${ns_tests[16]}" 1 "no device-dax device on $MI_NS"
+		mi_result "${ns_tests[18]}" 1 "no device-dax device on $MI_NS"
 	else
 		rc=0
 		for op in "reconfigure-device --mode=devdax --force" \
@@ -231,7 +239,7 @@ else
 		done
 		got=$(mi_ns_request)
 		[ "$rc" -eq 0 ] && [ "$got" = "$req" ]
-		mi_result "${ns_tests[16]}" $? \
+		mi_result "${ns_tests[18]}" $? \
 			"daxctl status $rc, request reads '$got', want '$req'"
 	fi
 	mi_ns_reset

@@ -4,6 +4,7 @@
  * report the outcome, for the memmap_init selftests.
  *
  *   memmap_write FILE STRING     write STRING (no newline added)
+ *   memmap_write -u UID FILE STRING  the same as user UID (drops root first)
  *   memmap_write -e FILE         write zero bytes
  *   memmap_write -s SIZE FILE    write SIZE bytes of 'x'
  *   memmap_write -l SECONDS FILE for SECONDS, write "default", "on" and
@@ -124,7 +125,8 @@ static int write_loop(const char *path, double seconds)
 static void bad_args(void)
 {
 	fprintf(stderr,
-		"usage: memmap_write FILE STRING | -e FILE | -s SIZE FILE | -l SECONDS FILE\n");
+		"usage: memmap_write FILE STRING | -u UID FILE STRING | -e FILE | -s SIZE FILE |\n"
+		"       -l SECONDS FILE\n");
 	exit(2);
 }
 
@@ -154,6 +156,16 @@ int main(int argc, char **argv)
 		if (seconds <= 0)
 			bad_args();
 		return write_loop(argv[3], seconds);
+	}
+	if (argc == 5 && !strcmp(argv[1], "-u")) {
+		n = strtol(argv[2], NULL, 0);
+		if (n <= 0)
+			bad_args();
+		if (setgid(n) || setuid(n)) {
+			perror("memmap_write: setuid");
+			return 2;
+		}
+		return report(write_once(argv[3], argv[4], strlen(argv[4])));
 	}
 	if (argc == 3 && argv[1][0] != '-')
 		return report(write_once(argv[1], argv[2], strlen(argv[2])));
