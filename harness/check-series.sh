@@ -12,7 +12,7 @@
 #   sparse      make C=2 on the C files the series touches, base vs series:
 #               no new sparse warnings
 #   arm64       the objects the series touches compile for arm64 (Debian's
-#               cross gcc) through the generic memcpy_streaming() fallback
+#               cross gcc) through the generic memcpy_nontemporal() fallback
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
 #   codegen     in mm/mm_init.o of the stream-off build, both template
 #               copies (head pages and compound tails) are fixed-offset
@@ -199,5 +199,14 @@ nozd) nozd ;;
 bisect) bisect ;;
 sparse) sparse_check ;;
 arm64) arm64 ;;
-all) checkpatch; codegen; bisect; sparse_check; arm64; nozd ;;
+all)
+	# Every check runs, each in its own process (a failing one stops only
+	# itself), and the status says whether any failed.
+	failed=()
+	for s in checkpatch codegen bisect sparse arm64 nozd; do
+		info "=== $s"
+		"$0" "$s" || failed+=("$s")
+	done
+	[ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]} (reasons above)"
+	info "all series checks passed" ;;
 esac
