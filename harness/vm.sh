@@ -171,27 +171,24 @@ if [ "$ndimms" -gt 0 ]; then
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
 	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
+	# add_nvdimm ID KIB [DEVICE-OPTIONS]: one NVDIMM backed by
+	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm.
+	add_nvdimm() {
+		local img=$vmdir/nvdimm$1.img
+		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
+			[ "$(stat -c %s "$img")" -ne $(($2 * 1024)) ]; then
+			rm -f "$img"
+			truncate -s "${2}K" "$img"
+		fi
+		qemu+=(-object "memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K"
+			-device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
+	}
 	for ((i = 0; i < nvdimms; i++)); do
-		img=$vmdir/nvdimm$i.img
-		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
-			[ "$(stat -c %s "$img")" -ne $((nvmib * 1024 * 1024)) ]; then
-			rm -f "$img"
-			truncate -s "${nvmib}M" "$img"
-		fi
-		qemu+=(-object "memory-backend-file,id=mem$i,share=on,mem-path=$img,size=${nvmib}M"
-			-device "nvdimm,id=nv$i,memdev=mem$i")
+		add_nvdimm "$i" $((nvmib * 1024))
 	done
+	# QEMU carves the label area out of the end of the backend.
 	if [ -n "$labelsize" ]; then
-		# QEMU carves the label area out of the end of the backend.
-		img=$vmdir/nvdimm-label.img
-		kib=$(($(mib "$labelsize") * 1024 + 128))
-		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
-			[ "$(stat -c %s "$img")" -ne $((kib * 1024)) ]; then
-			rm -f "$img"
-			truncate -s "${kib}K" "$img"
-		fi
-		qemu+=(-object "memory-backend-file,id=meml,share=on,mem-path=$img,size=${kib}K"
-			-device "nvdimm,id=nvl,memdev=meml,label-size=128K")
+		add_nvdimm -label $(($(mib "$labelsize") * 1024 + 128)) label-size=128K
 	fi
 fi
 
