@@ -43,7 +43,7 @@ check-quick:
 matrix: deps
 	$(H)/matrix.sh $(MATRIX_ARGS)
 
-#: the matrix on the KASAN/DEBUG_VM/lockdep kernel; slow under TCG, not in CI
+#: the matrix on the KASAN kernel (slow path only); slow under TCG, not in CI
 check-debug: deps
 	$(H)/matrix.sh --variants debug --params none,on --timeout 2400 \
 		--summary $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/results/check-debug-summary.json \

@@ -7,12 +7,15 @@
 #   matrix.sh [--variants LIST] [--params LIST] [--jobs N] [--timeout S]
 #             [--summary FILE] [--logs DIR]
 #
-#   --variants  comma-separated Kconfig.fragments variants
-#               (default stream-n,stream-off,stream-altmap,stream-on)
+#   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
+#               VARIANT:P1+P2... to run it with those boot parameters only
+#               (default stream-n,stream-off,stream-altmap,stream-on,
+#               debug-vm:none+altmap+on)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
-#               altmap, on, bogus (an invalid word)  (default: all five)
+#               altmap, on, bogus (an invalid word)  (default: all five),
+#               for the variants without their own list
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
-#   --timeout   per guest (default 900 s)
+#   --timeout   per guest (default 1800 s)
 #   --summary   JSON summary (default $CHECK_SUMMARY, else
 #               $MZ_CACHE/results/check-summary.json): a list of
 #               {variant, boot_param, group, pass, fail, skip,
@@ -21,8 +24,11 @@
 #               emptied first, so it must be empty, missing or made by
 #               matrix.sh: it holds a .mz-matrix-logs marker)
 #
-# Each cell boots the variant with the boot parameter and runs the
-# installed kselftest target inside (guest/tests/kselftest).  The upstream
+# Each cell boots the variant with the boot parameter on 2 vCPUs (the race
+# and streaming tests need two CPUs) and runs the installed kselftest
+# target inside (guest/tests/kselftest).  Its NVDIMMs start empty on every
+# boot (raw NFIT namespaces map no pages), so the first bind of each memory
+# type after boot is ndctl create-namespace's, which the tests check.  The upstream
 # hmm-tests peer suite runs in the "none" cell of each variant only.  A
 # cell fails when the guest fails (any KTAP failure, a kernel
 # oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), when it ran
@@ -40,13 +46,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '6,18s/^# \{0,1\}//p' "$0" >&2
+	sed -n '6,21s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
-variants=stream-n,stream-off,stream-altmap,stream-on
+variants=stream-n,stream-off,stream-altmap,stream-on,debug-vm:none+altmap+on
 params=none,off,altmap,on,bogus
 jobs=$(nproc)
-timeout=900
+timeout=1800
 summary=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
@@ -67,15 +73,32 @@ while [ $# -gt 0 ]; do
 done
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
-IFS=, read -r -a vlist <<<"$variants"
+IFS=, read -r -a vspecs <<<"$variants"
 IFS=, read -r -a plist <<<"$params"
-[ ${#vlist[@]} -gt 0 ] || die "no variants given"
+[ ${#vspecs[@]} -gt 0 ] || die "no variants given"
 [ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
-for v in "${vlist[@]}"; do
-	[ -f "$MZ_ROOT/Kconfig.fragments/$v.config" ] || die "unknown variant '$v' (see Kconfig.fragments/)"
-done
-for p in "${plist[@]}"; do
-	case "$p" in none|off|altmap|on|bogus) ;; *) die "unknown boot parameter value '$p' (none, off, altmap, on, bogus)" ;; esac
+check_param() {
+	case "$1" in none|off|altmap|on|bogus) ;; *) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus)" ;; esac
+}
+for p in "${plist[@]}"; do check_param "$p"; done
+# vlist: the variants; vparams[VARIANT]: its boot parameters, space-separated.
+vlist=()
+declare -A vparams=()
+for spec in "${vspecs[@]}"; do
+	v=${spec%%:*}
+	if [ -z "$v" ] || [ ! -f "$MZ_ROOT/Kconfig.fragments/$v.config" ]; then
+		die "unknown variant '$v' (see Kconfig.fragments/)"
+	fi
+	[ -z "${vparams[$v]+set}" ] || die "variant '$v' given twice"
+	if [ "$spec" != "$v" ]; then
+		[ -n "${spec#*:}" ] || die "variant '$v': empty boot parameter list after ':'"
+		IFS=+ read -r -a ps <<<"${spec#*:}"
+		for p in "${ps[@]}"; do check_param "$p"; done
+		vparams[$v]=${ps[*]}
+	else
+		vparams[$v]=${plist[*]}
+	fi
+	vlist+=("$v")
 done
 need_tool jq jq
 
@@ -125,7 +148,11 @@ for v in "${vlist[@]}"; do
 	initrds[$v]=$initrd
 done
 
-ncells=$(( ${#vlist[@]} * ${#plist[@]} ))
+ncells=0
+for v in "${vlist[@]}"; do
+	read -r -a ps <<<"${vparams[$v]}"
+	ncells=$((ncells + ${#ps[@]}))
+done
 
 # variant_traits VARIANT: what matrix-skips.txt keys on, from the fragment.
 variant_traits() {
@@ -136,6 +163,7 @@ variant_traits() {
 		t+=' no-backend'
 	fi
 	if grep -qE '^CONFIG_(KASAN|KMSAN)=y' "$f"; then t+=' instrumented'; fi
+	if grep -q '^CONFIG_NUMA=y' "$f"; then t+=' numa'; else t+=' no-numa'; fi
 	echo "$t"
 }
 
@@ -190,7 +218,7 @@ cell_done() {
 run_cell() {
 	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
-	local args=(--timeout "$timeout" --smp 1 --nvdimm-size 1G --label-nvdimm 1G
+	local args=(--timeout "$timeout" --smp 2 --nvdimm-size 1G --label-nvdimm 1G
 		--log "$out/$cell.log")
 	[ "$p" = none ] || args+=(--append "memmap_streaming=$p")
 	local targs=(memmap_init)
@@ -224,10 +252,11 @@ trap stop_cells EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-info "running ${#vlist[@]} variants x ${#plist[@]} boot parameters, $jobs guests at a time (logs: $out)"
+info "running $ncells cells (${#vlist[@]} variants), $jobs guests at a time (logs: $out)"
 running=0
 for v in "${vlist[@]}"; do
-	for p in "${plist[@]}"; do
+	read -r -a ps <<<"${vparams[$v]}"
+	for p in "${ps[@]}"; do
 		if [ "$running" -ge "$jobs" ]; then
 			wait -n || true
 			running=$((running - 1))
@@ -244,7 +273,8 @@ bad=0
 rows=()
 printf '\n%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' variant param group pass fail skip unexp status
 for v in "${vlist[@]}"; do
-	for p in "${plist[@]}"; do
+	read -r -a ps <<<"${vparams[$v]}"
+	for p in "${ps[@]}"; do
 		cell=$v.$p
 		rc=$(cat "$out/$cell.rc" 2>/dev/null || echo 1)
 		mapfile -t counts < <(awk -f "$H/ktap-count.awk" "$out/$cell.out" 2>/dev/null)

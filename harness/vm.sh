@@ -17,7 +17,7 @@
 # Exit status: the test's MZ-EXIT status, or 1 when the guest timed out,
 # printed no MZ-EXIT line, did not power off within 15 s of it, or the
 # console shows a kernel report (BUG:, WARNING:, Oops, Kernel panic, KASAN,
-# UBSAN, lockdep): those are printed.
+# UBSAN, lockdep, a poisoned struct page dumped): those are printed.
 # Usage errors exit 2.
 #
 # Options:
@@ -58,6 +58,8 @@ usage() {
 
 # Kernel reports that fail a run, as an extended regexp.
 REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|INFO: possible recursive locking'
+# dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
+REPORTS+='|is uninitialized and poisoned'
 
 accel=${MZ_ACCEL:-auto}
 timeout=300

@@ -360,6 +360,13 @@ stub_tools() {
 	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
 }
 
+@test "vm: a poisoned struct page dumped by CONFIG_DEBUG_VM fails the run" {
+	need_vm
+	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn poisoned
+	[[ "$output" == *"is uninitialized and poisoned"* ]]
+	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
+}
+
 @test "vm: a hanging guest is killed at the timeout and reported" {
 	need_vm
 	SECONDS=0

@@ -77,6 +77,25 @@ EOF2
 	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
 	run -1 "$H/matrix.sh" --jobs 0
 	[[ "$output" == *"--jobs must be a positive number"* ]]
+	run -1 "$H/matrix.sh" --variants stream-off:none+maybe
+	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
+	run -1 "$H/matrix.sh" --variants stream-off:
+	[[ "$output" == *"variant 'stream-off': empty boot parameter list after ':'"* ]]
+	run -1 "$H/matrix.sh" --variants stream-off,stream-off:on
+	[[ "$output" == *"variant 'stream-off' given twice"* ]]
+	run -1 "$H/matrix.sh" --variants :on
+	[[ "$output" == *"unknown variant ''"* ]]
+}
+
+@test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
+	need_vm
+	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off:bogus+on,stream-altmap \
+		--params none --timeout 120 --summary "$SUMMARY"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.variant, .boot_param]] | unique' "$SUMMARY")" = \
+		'[["stream-altmap","none"],["stream-off","bogus"],["stream-off","on"]]' ]
+	[[ "$output" == *"running 3 cells (2 variants)"* ]]
+	[[ "$output" == *"3 cells, 0 failed"* ]]
 }
 
 @test "matrix.sh: --logs is emptied only when matrix.sh made it" {

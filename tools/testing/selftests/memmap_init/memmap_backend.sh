@@ -7,9 +7,16 @@
 #
 #   fsdax map=dev, fsdax map=mem, devdax align=4K, devdax align=2M,
 #   devdax map=mem align=2M
-#     namespace request default, on, off; then with page_ref_set enabled
+#     the first bind, by ndctl create-namespace -f -e: the request the
+#     namespace had; then namespace request default, on, off; then with
+#     page_ref_set enabled
 #   device-private (test_hmm)
 #     module parameter default, on, off; then with page_ref_set enabled
+#
+# and, over those binds of each memory type, two more results: the
+# pr_debug line of each bind (enabled with dynamic debug) names the pages
+# and the backend its trace event reports, and each event's duration_ns is
+# non-zero and no longer than the enable or module load that contains it.
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -26,18 +33,30 @@ mi_hmm_init || have_hmm=0
 streaming=1
 mi_config MEMMAP_STREAMING || streaming=0
 
+have_prdebug=1
+mi_prdebug_on || have_prdebug=0
+
 mi_cleanup_hook() {
 	[ "$have_hmm" = 0 ] || mi_hmm_unload
 	[ "$have_ns" = 0 ] || mi_ns_reset
 }
 
 ktap_print_header
-ktap_set_plan $(((${#MI_NS_TYPES[@]} + 1) * (${#MI_REQUESTS[@]} + 1)))
+ktap_set_plan $((${#MI_NS_TYPES[@]} * (${#MI_REQUESTS[@]} + 4) + ${#MI_REQUESTS[@]} + 3))
 read -r policy source < <(mi_expected_policy)
 ktap_print_msg "policy $policy ($source)"
 
 # The results of one memory type, for those that cannot run.
 REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled")
+PRDEBUG_DESC="every bind: the pr_debug line names the pages and backend of its trace event"
+DURATION_DESC="every bind: duration_ns is non-zero and within the enable or load"
+REQ_LABELS+=("$PRDEBUG_DESC" "$DURATION_DESC")
+NS_FIRST="first bind, by create-namespace -f -e"
+
+# What the binds of one memory type got wrong, for the last two results.
+prdebug_bad=
+duration_bad=
+nbinds=0
 
 # check NAME REQUEST TYPE ALTMAP COUNT BIND...: run BIND (which binds with
 # REQUEST), then check the events it caused.
@@ -50,6 +69,7 @@ check() {
 		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
 		return
 	fi
+	mi_kmsg_mark "bind $name $req"
 	if ! "$@" "$req"; then
 		mi_result "$desc" 1 "binding failed"
 		return
@@ -57,6 +77,50 @@ check() {
 	events=$(mi_trace_wait "${count#-}")
 	mi_check_events "$events" "$count" "$type" "$altmap" "$want"
 	mi_result "$desc" $?
+	bind_details "$req" "$events" "$(mi_prdebug_lines "bind $name $req")"
+}
+
+# bind_details REQUEST EVENTS PRDEBUG: note what the pr_debug lines and
+# the durations of one bind got wrong.
+bind_details() {
+	local req=$1 events=$2 prdebug=$3 traced e d
+	nbinds=$((nbinds + 1))
+	traced=$(while IFS= read -r e; do
+			[ -z "$e" ] || echo "$(mi_field "$e" nr_pages) $(mi_field "$e" backend)"
+		done <<<"$events" | sort)
+	if [ "$prdebug" != "$traced" ]; then
+		prdebug_bad+=" request $req: pr_debug '${prdebug//$'\n'/, }',"
+		prdebug_bad+=" traced '${traced//$'\n'/, }';"
+	fi
+	while IFS= read -r e; do
+		[ -n "$e" ] || continue
+		d=$(mi_field "$e" duration_ns)
+		if ! [[ "$d" =~ ^[0-9]+$ ]] || [ "$d" -eq 0 ] || [ "$d" -gt "$MI_BIND_NS" ]; then
+			duration_bad+=" request $req: duration_ns=$d,"
+			duration_bad+=" the bind's enable took $MI_BIND_NS ns;"
+		fi
+	done <<<"$events"
+}
+
+# details NAME: the two results over the binds of one memory type.
+details() {
+	local name=$1
+	if [ "$nbinds" -eq 0 ]; then
+		mi_result "$name, $PRDEBUG_DESC" 1 "no bind ran"
+		mi_result "$name, $DURATION_DESC" 1 "no bind ran"
+	else
+		if [ "$have_prdebug" = 0 ]; then
+			mi_skip "$name, $PRDEBUG_DESC" "$MI_PRDEBUG_WHY"
+		else
+			[ -z "$prdebug_bad" ]
+			mi_result "$name, $PRDEBUG_DESC" $? "$prdebug_bad"
+		fi
+		[ -z "$duration_bad" ]
+		mi_result "$name, $DURATION_DESC" $? "$duration_bad"
+	fi
+	prdebug_bad=
+	duration_bad=
+	nbinds=0
 }
 
 # pageref NAME TYPE ALTMAP COUNT BIND...: page_ref_set forces the slow
@@ -80,22 +144,29 @@ pageref() {
 for t in "${MI_NS_TYPES[@]}"; do
 	IFS='|' read -r name opts type altmap <<<"$t"
 	if [ "$have_ns" = 0 ]; then
-		for req in "${REQ_LABELS[@]}"; do
+		for req in "$NS_FIRST" "${REQ_LABELS[@]}"; do
 			mi_skip "$name, $req" "$MI_NS_WHY"
 		done
 		continue
 	fi
+	# The first bind of this type is create-namespace's own.
+	req=$(mi_ns_request)
+	mi_trace_clear
 	# shellcheck disable=SC2086 # opts holds several options
 	if ! mi_ns_reconfig $opts; then
-		for req in "${REQ_LABELS[@]}"; do
+		for req in "$NS_FIRST" "${REQ_LABELS[@]}"; do
 			mi_result "$name, $req" 1 "cannot configure $MI_NS: $opts"
 		done
 		continue
 	fi
+	want=$(mi_expected_backend "$req" "$altmap")
+	mi_check_events "$(mi_trace_wait 1)" -1 "$type" "$altmap" "$want"
+	mi_result "$name, $NS_FIRST (request $req): backend $want" $?
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" "$type" "$altmap" 1 mi_ns_rebind
 	done
 	pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
+	details "$name"
 done
 [ "$have_ns" = 0 ] || mi_ns_reset
 
@@ -110,6 +181,7 @@ else
 		check "$name" "$req" private 0 -1 mi_hmm_load
 	done
 	pageref "$name" private 0 -1 mi_hmm_load
+	details "$name"
 	mi_hmm_unload
 fi
 

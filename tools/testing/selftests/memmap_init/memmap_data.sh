@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Data on the NVDIMM survives rebinding under every backend:
-#  - fsdax map=dev: ext4 mounted with -o dax holds a file written through a
-#    MAP_SYNC mapping (so through the ZONE_DEVICE pages) and one written
-#    with write(); after each rebind (request off, on, default, then with
-#    page_ref_set enabled for the slow path) both read back identical,
-#    again through a MAP_SYNC mapping;
-#  - devdax align=2M and align=4K: a pattern written through a mapping of
-#    the device-dax device at its start and end reads back identical after
-#    each rebind, and for 2M after a daxctl disable-device/enable-device
-#    round trip, which rebinds device_dax alone.
+#  - fsdax map=dev and map=mem: ext4 mounted with -o dax holds a file
+#    written through a MAP_SYNC mapping (so through the ZONE_DEVICE pages)
+#    and one written with write(); after each rebind (request off, on,
+#    default, then for map=dev with page_ref_set enabled for the slow
+#    path) both read back identical, again through a MAP_SYNC mapping;
+#  - devdax align=2M, align=4K and map=mem align=2M: a pattern written
+#    through a mapping of the device-dax device at its start and end reads
+#    back identical after each rebind (request off, on, default; for
+#    align=2M also the slow path), and for align=2M after a daxctl
+#    disable-device/enable-device round trip, which rebinds device_dax
+#    alone.
 # Reconfiguring the namespace to another mode is not meant to keep data and
 # is not tested here.  Where the trace event is available each rebind must
 # also have used the backend its request asks for.
@@ -36,7 +38,7 @@ mi_cleanup_hook() {
 }
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 23
 
 SEED=$RANDOM$RANDOM
 
@@ -101,7 +103,6 @@ results() {
 
 # ------------------------------------------------------------ fsdax + ext4
 
-fsdax_tests=5
 pmem=
 
 fs_mount() {
@@ -131,12 +132,18 @@ fs_verify() {
 	return "$rc"
 }
 
-if ! command -v mkfs.ext4 >/dev/null; then
-	results 0 $fsdax_tests "fsdax: ext4 -o dax data test" skip "mkfs.ext4 not installed"
-elif ! mi_ns_reconfig --mode=fsdax --map=dev; then
-	results 0 $fsdax_tests "fsdax: ext4 -o dax data test" fail "cannot configure fsdax"
-else
-	rc=0
+# fsdax_data MAP ALTMAP SLOW: the ext4 test on fsdax map=MAP; SLOW=1 adds
+# the slow-path rebind.
+fsdax_data() {
+	local map=$1 altmap=$2 slow=$3 name="fsdax map=$1" n=$((4 + $3)) rc=0
+	if ! command -v mkfs.ext4 >/dev/null; then
+		results 0 $n "$name: ext4 -o dax data test" skip "mkfs.ext4 not installed"
+		return
+	fi
+	if ! mi_ns_reconfig --mode=fsdax --map="$map"; then
+		results 0 $n "$name: ext4 -o dax data test" fail "cannot configure fsdax"
+		return
+	fi
 	pmem=$(mi_ns_dev blockdev)
 	if ! mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=1,lazy_journal_init=1 \
 		"/dev/$pmem" >"$MI_TMP/mkfs.out" 2>&1; then
@@ -151,13 +158,16 @@ else
 		fs_sum=$(sha256sum <"$MNT/written" | cut -d' ' -f1)
 		umount "$MNT" || rc=1
 	fi
-	mi_result "fsdax: files written on ext4 -o dax (MAP_SYNC mapping and write())" $rc
+	mi_result "$name: files written on ext4 -o dax (MAP_SYNC mapping and write())" $rc
 	if [ "$rc" -ne 0 ]; then
-		results 1 $fsdax_tests "fsdax: ext4 -o dax data test" fail "no data written"
+		results 1 $n "$name: ext4 -o dax data test" fail "no data written"
 	else
-		SLOW=1 each_rebind "fsdax map=dev" fs_dax 1 fs_verify
+		SLOW=$slow each_rebind "$name" fs_dax "$altmap" fs_verify
 	fi
-fi
+}
+
+fsdax_data dev 1 1
+fsdax_data mem 0 0
 
 # ------------------------------------------------------------ devdax
 
@@ -192,11 +202,18 @@ dax_verify() {
 	dax_pattern_all check
 }
 
-for align in 2M 4K; do
+# map=mem align=2M: compound pages whose tails share vmemmap pages.
+for layout in dev:2M dev:4K mem:2M; do
+	map=${layout%:*} align=${layout#*:}
 	name="devdax align=$align"
+	altmap=1
+	if [ "$map" = mem ]; then
+		name="devdax map=mem align=$align"
+		altmap=0
+	fi
 	n=4
-	[ "$align" = 4K ] || n=6
-	if ! mi_ns_reconfig --mode=devdax --map=dev --align=$align; then
+	[ "$layout" != dev:2M ] || n=6
+	if ! mi_ns_reconfig --mode=devdax --map="$map" --align="$align"; then
 		results 0 $n "$name: data test" fail "cannot configure devdax"
 		continue
 	fi
@@ -207,8 +224,10 @@ for align in 2M 4K; do
 		results 1 $n "$name: data test" fail "no pattern written"
 		continue
 	fi
-	SLOW=$([ "$align" = 2M ] && echo 1 || echo 0) each_rebind "$name" generic 1 dax_verify
-	[ "$align" = 2M ] || continue
+	slow=0
+	[ "$layout" != dev:2M ] || slow=1
+	SLOW=$slow each_rebind "$name" generic "$altmap" dax_verify
+	[ "$layout" = dev:2M ] || continue
 
 	# daxctl round trip: unbind and rebind device_dax alone, which maps
 	# the device-dax range again with the request dax_pmem copied.

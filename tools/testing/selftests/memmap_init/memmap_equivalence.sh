@@ -8,6 +8,14 @@
 # with request off (template) and on (template+streaming) and compare the
 # digests field by field: flags (section, node, zone), refcount, mapcount,
 # pgmap, zone_device_data, compound head, folio order and every raw word.
+# A digest that finds a struct page still holding the poison pattern fails
+# whatever it is compared with: on a CONFIG_DEBUG_VM kernel memory hotplug
+# poisons the memmap of every range it adds (page_init_poison()), so that
+# page was never written by memmap init.
+#
+# For the namespace, the first bind of each memory type, ndctl
+# create-namespace's own with the request the namespace had, is digested
+# too and compared with the same slow path digest.
 #
 # test_hmm hands its pages to a free list through zone_device_data right
 # after mapping them; every load does the same, and the digest turns those
@@ -54,12 +62,12 @@ fi
 [ -e "$DIGEST" ] || mi_skip_all "$DIGEST missing (debugfs not mounted?)"
 
 ktap_print_header
-ktap_set_plan $(((${#MI_NS_TYPES[@]} + 1) * 2))
+ktap_set_plan $(((${#MI_NS_TYPES[@]} + 1) * 2 + ${#MI_NS_TYPES[@]}))
 
 # digests OUT REQUEST TYPE ALTMAP COUNT BIND...: bind with REQUEST, check
 # the backend, and write the digests of the ranges the events report to OUT.
 digests() {
-	local out=$1 req=$2 type=$3 altmap=$4 count=$5 want events e start nr
+	local out=$1 req=$2 type=$3 altmap=$4 count=$5 want events e start nr poisoned
 	shift 5
 	want=$(mi_expected_backend "$req" "$altmap")
 	"$@" "$req" || return 1
@@ -79,6 +87,16 @@ digests() {
 		fi
 		cat "$DIGEST" >>"$out"
 	done < <(sort -t= -k2 <<<"$events")
+	# No page left poisoned: on a CONFIG_DEBUG_VM kernel memory hotplug
+	# poisons the memmap it adds, so a page memmap init skipped still is.
+	poisoned=$(awk '$1 == "poisoned" { n += $2 }
+		$1 == "first_poisoned_pfn" && $2 != "none" && f == "" { f = $2 }
+		END { if (n) printf "%d struct page(s), the first at PFN %s", n, f }' "$out")
+	if [ -n "$poisoned" ]; then
+		ktap_print_msg "after a $want bind $poisoned still hold the poison" \
+			"pattern: never written"
+		return 1
+	fi
 	# Sanity: every page read, every pgmap the one of the range.
 	if awk '$1 == "nr_pages" { nr = $2 } $1 == "pages" && $2 != nr { bad = 1 }
 		$1 == "pgmap_mismatch" && $2 != 0 { bad = 1 } END { exit !bad }' "$out"; then
@@ -103,14 +121,26 @@ compare() {
 	ktap_test_fail "$desc"
 }
 
-# equivalence NAME TYPE ALTMAP COUNT BIND...
+# equivalence NAME TYPE ALTMAP COUNT BIND...: with first_req set, the
+# digest of the first bind is in $MI_TMP/first (when first_rc is 0) and is
+# compared as well.
 equivalence() {
-	local name=$1 ref=$MI_TMP/slow req backend slow_req=on rc
+	local name=$1 ref=$MI_TMP/slow req backend slow_req=on rc desc
 	shift
 	[ "$streaming" = 1 ] || slow_req=default
 	mi_pageref_on && digests "$ref" "$slow_req" "$@"
 	rc=$?
 	mi_pageref_off
+	if [ -n "$first_req" ]; then
+		desc="$name: $FIRST_DESC, request $first_req: digest matches the slow path"
+		if [ "$rc" -ne 0 ]; then
+			mi_result "$desc" 1 "no slow path digest"
+		elif [ "$first_rc" -ne 0 ]; then
+			mi_result "$desc" 1 "no digest of the first bind"
+		else
+			compare "$desc" "$ref" "$MI_TMP/first"
+		fi
+	fi
 	for req in off on; do
 		backend=template
 		[ "$req" = off ] || backend=template+streaming
@@ -127,23 +157,35 @@ equivalence() {
 	done
 }
 
+FIRST_DESC="first bind, by create-namespace -f -e"
+first_req=
+first_rc=0
 for t in "${MI_NS_TYPES[@]}"; do
 	IFS='|' read -r name opts type altmap <<<"$t"
 	if [ "$have_ns" = 0 ]; then
+		mi_skip "$name: $FIRST_DESC: digest matches the slow path" "$MI_NS_WHY"
 		mi_skip "$name: template digest matches the slow path" "$MI_NS_WHY"
 		mi_skip "$name: template+streaming digest matches the slow path" "$MI_NS_WHY"
 		continue
 	fi
+	# The request the namespace has is the one its first bind uses.
+	req=$(mi_ns_request)
+	mi_trace_clear
 	# shellcheck disable=SC2086 # opts holds several options
 	if ! mi_ns_reconfig $opts; then
-		for b in template template+streaming; do
+		for b in "$FIRST_DESC:" template template+streaming; do
 			mi_result "$name: $b digest matches the slow path" 1 \
 				"cannot configure $MI_NS"
 		done
 		continue
 	fi
+	# The bind already happened: digest what it left.
+	first_req=$req
+	first_rc=0
+	digests "$MI_TMP/first" "$req" "$type" "$altmap" 1 true || first_rc=1
 	equivalence "$name" "$type" "$altmap" 1 mi_ns_rebind
 done
+first_req=
 [ "$have_ns" = 0 ] || mi_ns_reset
 
 name="device-private (test_hmm)"

@@ -3,7 +3,10 @@
 #
 # Run the mm selftests' hmm-tests, which exercise device-private memory
 # through test_hmm, once per backend of the device-private memmap: test_hmm
-# loaded with memmap_streaming=default, on and off.  One result per run.
+# loaded with memmap_streaming=default, on and off.  One result per run,
+# which checks hmm-tests' own totals, not only its exit status: at least
+# one test passed, none failed or errored, and every skip has a reason this
+# machine explains (expected_skip below).
 #
 # hmm-tests takes a while (about 40 s per run under QEMU TCG), so this is
 # opt in: set MEMMAP_INIT_HMM=1 to run all three, or to a comma-separated
@@ -30,6 +33,54 @@ mi_probe
 
 mi_cleanup_hook() {
 	mi_hmm_unload
+}
+
+# expected_skip REASON: why hmm-tests may skip with REASON here; false when
+# it should not have.
+expected_skip() {
+	case "$1" in
+	"DEVICE_COHERENT not available")
+		echo "test_hmm has device-coherent devices only given" \
+			"spm_addr_dev0/1, memory this machine does not have" ;;
+	"Not enough huge pages"|"Huge page could not be allocated")
+		mi_config HUGETLBFS && return 1
+		echo "kernel without CONFIG_HUGETLBFS" ;;
+	*"could not find gup_test driver"*)
+		mi_config GUP_TEST && return 1
+		echo "kernel without CONFIG_GUP_TEST" ;;
+	"userfaultfd not available")
+		mi_config USERFAULTFD && return 1
+		echo "kernel without CONFIG_USERFAULTFD" ;;
+	*) return 1 ;;
+	esac
+}
+
+# check_totals OUTPUT: hmm-tests passed something, failed nothing and only
+# skipped what expected_skip explains.  Prints what is wrong.
+check_totals() {
+	local out=$1 totals pass fail error reason n why rc=0
+	totals=$(grep -E '^# Totals: ' "$out" | tail -n 1)
+	if [ -z "$totals" ]; then
+		ktap_print_msg "hmm-tests printed no totals"
+		return 1
+	fi
+	pass=$(sed -n 's/.* pass:\([0-9]*\).*/\1/p' <<<"$totals")
+	fail=$(sed -n 's/.* fail:\([0-9]*\).*/\1/p' <<<"$totals")
+	error=$(sed -n 's/.* error:\([0-9]*\).*/\1/p' <<<"$totals")
+	if [ "${pass:-0}" -eq 0 ] || [ "${fail:-1}" -ne 0 ] || [ "${error:-1}" -ne 0 ]; then
+		ktap_print_msg "hmm-tests: want passes and no failure or error: ${totals#\# }"
+		rc=1
+	fi
+	while read -r n reason; do
+		if why=$(expected_skip "$reason"); then
+			ktap_print_msg "hmm-tests: $n skipped, expected: $reason ($why)"
+		else
+			ktap_print_msg "hmm-tests: $n skipped, not expected here: $reason"
+			rc=1
+		fi
+	done < <(sed -n 's/^ok [0-9]* .* # SKIP \{0,1\}\(.*\)$/\1/p' "$out" |
+		sed 's/[[:space:]]*$//' | sort | uniq -c)
+	return $rc
 }
 
 ktap_print_header
@@ -61,6 +112,7 @@ for req in "${MI_REQUESTS[@]}"; do
 	grep -E '^(not ok|Bail out)|FAIL' "$MI_TMP/hmm.out" | head -n 40 | sed 's/^/# hmm-tests: /'
 	totals=$(grep -E '^# Totals' "$MI_TMP/hmm.out" | tail -n 1 | cut -c3-)
 	ktap_print_msg "hmm-tests: ${totals:-no totals}, $((SECONDS - start)) s"
+	check_totals "$MI_TMP/hmm.out" || rc=1
 	mi_hmm_unload
 	mi_result "$desc" $rc
 done

@@ -29,6 +29,8 @@ MI_NS_ATTR_RE='^(\[default\] on off|default \[on\] off|default on \[off\])$'
 # sanitizers and lockdep.
 MI_REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|lockdep'
 MI_REPORTS+='|possible circular locking|possible recursive locking'
+# dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
+MI_REPORTS+='|is uninitialized and poisoned'
 
 # The memory types: name, ndctl create-namespace options, trace event type,
 # whether the memmap lives in an altmap.
@@ -50,6 +52,8 @@ MI_NS=
 MI_NS_ATTR=
 MI_CONFIG=
 MI_TMP=
+MI_BIND_NS=0
+MI_DYNDBG=
 
 # ---------------------------------------------------------------- KTAP
 
@@ -105,6 +109,7 @@ mi_init() {
 mi_cleanup() {
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
 	mi_pageref_off
+	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
 		echo 0 >"$MI_TRACE/events/$MI_EVENT/enable" 2>/dev/null
 		rmdir "$MI_TRACE" 2>/dev/null
@@ -385,12 +390,24 @@ mi_ns_set() {
 	[ "$out" = ok ] || { ktap_print_msg "writing '$1' to $MI_NS_ATTR: $out"; return 1; }
 }
 
+# mi_now_ns: wall-clock time in nanoseconds (microsecond resolution).
+mi_now_ns() {
+	local t=${EPOCHREALTIME/./}
+	echo $((10#$t * 1000))
+}
+
 # mi_ns_rebind REQUEST: disable the namespace, set REQUEST and enable it
-# again with an empty trace buffer.
+# again with an empty trace buffer.  MI_BIND_NS is how long the enable,
+# which contains the bind, took.
 mi_ns_rebind() {
+	local t0 rc
 	mi_ns_disable && mi_ns_set "$1" || return 1
 	[ -z "$MI_TRACE" ] || mi_trace_clear
+	t0=$(mi_now_ns)
 	mi_ns_enable
+	rc=$?
+	MI_BIND_NS=$(($(mi_now_ns) - t0))
+	return $rc
 }
 
 # mi_ns_reset: leave the namespace enabled with the default request.
@@ -427,11 +444,16 @@ mi_hmm_init() {
 	fi
 }
 
-# mi_hmm_load REQUEST: (re)load test_hmm with that request.
+# mi_hmm_load REQUEST: (re)load test_hmm with that request; MI_BIND_NS is
+# how long the load, which contains the binds, took.
 mi_hmm_load() {
+	local t0 rc=0
 	modprobe -r test_hmm 2>/dev/null
 	[ -z "$MI_TRACE" ] || mi_trace_clear
-	if ! modprobe test_hmm "memmap_streaming=$1" >"$MI_TMP/modprobe.out" 2>&1; then
+	t0=$(mi_now_ns)
+	modprobe test_hmm "memmap_streaming=$1" >"$MI_TMP/modprobe.out" 2>&1 || rc=1
+	MI_BIND_NS=$(($(mi_now_ns) - t0))
+	if [ "$rc" -ne 0 ]; then
 		ktap_print_msg "'modprobe test_hmm memmap_streaming=$1' failed:"
 		mi_indent <"$MI_TMP/modprobe.out"
 		return 1
@@ -444,6 +466,39 @@ mi_hmm_unload() {
 }
 
 # ---------------------------------------------------------------- dmesg
+
+# mi_prdebug_on: print memmap_init_zone_device()'s pr_debug line (dynamic
+# debug).  False, with MI_PRDEBUG_WHY set, when that is impossible.
+mi_prdebug_on() {
+	local c
+	MI_PRDEBUG_WHY=
+	for c in /proc/dynamic_debug/control /sys/kernel/debug/dynamic_debug/control; do
+		if [ -w "$c" ]; then MI_DYNDBG=$c; break; fi
+	done
+	if [ -z "$MI_DYNDBG" ]; then
+		MI_PRDEBUG_WHY="no dynamic debug control (CONFIG_DYNAMIC_DEBUG)"
+		return 1
+	fi
+	if ! echo 'func memmap_init_zone_device +p' >"$MI_DYNDBG" 2>/dev/null; then
+		MI_PRDEBUG_WHY="dynamic debug has no pr_debug in memmap_init_zone_device()"
+		MI_DYNDBG=
+		return 1
+	fi
+}
+
+mi_prdebug_off() {
+	[ -z "$MI_DYNDBG" ] || echo 'func memmap_init_zone_device -p' >"$MI_DYNDBG" 2>/dev/null
+	MI_DYNDBG=
+}
+
+# mi_prdebug_lines TEXT: "NR_PAGES BACKEND" of each pr_debug line since the
+# marker TEXT, sorted.
+mi_prdebug_lines() {
+	mi_dmesg_since "$1" |
+		sed -n 's/.*memmap_init_zone_device initialised //
+			s/^\([0-9]*\) pages in [0-9]*ms (\([a-z+]*\)).*/\1 \2/p' |
+		sort
+}
 
 # mi_kmsg_mark TEXT: put a marker in the kernel log.
 mi_kmsg_mark() {

@@ -13,6 +13,8 @@
  *   heads 0
  *   tails 0
  *   pgmap_mismatch 0
+ *   poisoned 0
+ *   first_poisoned_pfn none
  *   flags 5c5f8e1a0d8b2f49
  *   ...
  *
@@ -35,6 +37,12 @@
  *
  * pgmap_mismatch counts the pages whose dev_pagemap is neither NULL (tails)
  * nor the one get_dev_pagemap() returns for the range.
+ *
+ * poisoned counts the pages whose flags still hold PAGE_POISON_PATTERN:
+ * with CONFIG_DEBUG_VM, memory hotplug poisons the memmap of a range it
+ * adds and removes (page_init_poison()), so such a page was never written
+ * by memmap init.  Only their raw words are hashed: nothing else in them
+ * means anything.  first_poisoned_pfn names the first of them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -82,6 +90,8 @@ struct digest {
 	unsigned long heads;
 	unsigned long tails;
 	unsigned long pgmap_mismatch;
+	unsigned long poisoned;
+	unsigned long first_poisoned_pfn;
 	u64 hash[DIGEST_NR_FIELDS];
 };
 
@@ -132,6 +142,16 @@ static void digest_one(struct digest *d, unsigned long pfn,
 	/* One snapshot, so that all fields come from the same read. */
 	for (w = 0; w < DIGEST_WORDS; w++)
 		words[w] = READ_ONCE(((unsigned long *)page)[w]);
+
+	if (PagePoisoned(copy)) {
+		if (!d->poisoned++)
+			d->first_poisoned_pfn = pfn;
+		for (w = 0; w < DIGEST_WORDS; w++)
+			d->hash[DIGEST_RAW] = digest_mix(d->hash[DIGEST_RAW],
+							 words[w]);
+		d->pages++;
+		return;
+	}
 
 	info = copy->compound_info;
 	tail = info & 1;
@@ -212,7 +232,10 @@ static int digest_range(struct digest *d)
 	}
 
 	for (pfn = d->start_pfn; pfn < end_pfn; pfn++) {
-		if (!pfn_valid(pfn) || !is_zone_device_page(pfn_to_page(pfn))) {
+		/* A poisoned page has no zone to check: digest_one() counts it. */
+		if (!pfn_valid(pfn) ||
+		    (!PagePoisoned(pfn_to_page(pfn)) &&
+		     !is_zone_device_page(pfn_to_page(pfn)))) {
 			ret = -ENXIO;
 			goto out;
 		}
@@ -232,8 +255,15 @@ static int digest_format(const struct digest *d, char *buf, size_t size)
 	len = scnprintf(buf, size, "start_pfn 0x%lx\nnr_pages %lu\npages %lu\n",
 			d->start_pfn, d->nr_pages, d->pages);
 	len += scnprintf(buf + len, size - len,
-			 "heads %lu\ntails %lu\npgmap_mismatch %lu\n",
-			 d->heads, d->tails, d->pgmap_mismatch);
+			 "heads %lu\ntails %lu\npgmap_mismatch %lu\npoisoned %lu\n",
+			 d->heads, d->tails, d->pgmap_mismatch, d->poisoned);
+	if (d->poisoned)
+		len += scnprintf(buf + len, size - len,
+				 "first_poisoned_pfn 0x%lx\n",
+				 d->first_poisoned_pfn);
+	else
+		len += scnprintf(buf + len, size - len,
+				 "first_poisoned_pfn none\n");
 	for (i = 0; i < DIGEST_NR_FIELDS; i++)
 		len += scnprintf(buf + len, size - len, "%s %016llx\n",
 				 digest_field_names[i], d->hash[i]);

@@ -1,0 +1,235 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The administrator's daxctl workflow on a devdax map=dev align=2M
+# namespace: for the namespace request on and off, and for system-ram with
+# the memory onlined and with --no-online, bind with the request, write a
+# pattern at the end of the device through a device-dax mapping, then
+# 'daxctl reconfigure-device --mode=system-ram' (daxctl list must report
+# system-ram and every memory block of the device online, or offline with
+# --no-online), 'daxctl offline-memory' where it was onlined, and
+# 'daxctl reconfigure-device --mode=devdax'.  The devdax bind that follows
+# must be one memmap:memmap_init_zone_device event with the backend the
+# request asks for, the pattern must read back intact (the end of the
+# device is what the kernel uses last while it is system RAM) and the
+# request must still read the same.  Needs daxctl and the kmem driver
+# (CONFIG_DEV_DAX_KMEM).
+
+# shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+MEMDIR=/sys/devices/system/memory
+# The pattern covers the last PAT_LEN bytes of the device.
+PAT_LEN=$((4 << 20))
+
+mi_init
+mi_ns_init || mi_skip_all "$MI_NS_WHY"
+command -v daxctl >/dev/null || mi_skip_all "daxctl not installed"
+[ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
+[ -r "$MEMDIR/block_size_bytes" ] ||
+	mi_skip_all "no $MEMDIR/block_size_bytes: kernel without memory hotplug"
+# daxctl finds a device's memory blocks in /sys/devices/system/node/nodeN.
+[ -d /sys/devices/system/node ] ||
+	mi_skip_all "no /sys/devices/system/node (CONFIG_NUMA=n): daxctl cannot find memory blocks"
+modprobe -q kmem 2>/dev/null
+[ -d /sys/bus/dax/drivers/kmem ] ||
+	mi_skip_all "no kmem dax driver (CONFIG_DEV_DAX_KMEM=m, module kmem)"
+mi_probe
+[ "$have_trace" = 1 ] ||
+	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
+
+DAX=
+mi_cleanup_hook() {
+	if [ -n "$DAX" ] && [ "$(dx_mode)" != devdax ] &&
+		! daxctl reconfigure-device -f --mode=devdax "$DAX" >/dev/null 2>&1; then
+		ktap_print_msg "cleanup: cannot return $DAX to devdax"
+	fi
+	mi_ns_reset
+}
+
+# dx_run ARGS...: run daxctl quietly, showing its output on failure.
+dx_run() {
+	if ! daxctl "$@" >"$MI_TMP/daxctl.out" 2>&1; then
+		ktap_print_msg "'daxctl $*' failed:"
+		mi_indent <"$MI_TMP/daxctl.out"
+		return 1
+	fi
+}
+
+# dx_field NAME: a field of 'daxctl list -d DAX'.
+dx_field() {
+	daxctl list -d "$DAX" 2>/dev/null |
+		sed -n "s/.*\"$1\":\"\\{0,1\\}\\([^\",]*\\).*/\\1/p" | head -n 1
+}
+
+dx_mode() {
+	dx_field mode
+}
+
+# dx_blocks: the memory blocks wholly inside the device's range, the
+# ones kmem hot-adds, one number a line.
+dx_blocks() {
+	local bs start size first end i
+	bs=$((0x$(cat "$MEMDIR/block_size_bytes")))
+	start=$(($(cat "/sys/bus/dax/devices/$DAX/resource")))
+	size=$(cat "/sys/bus/dax/devices/$DAX/size")
+	first=$(((start + bs - 1) / bs))
+	end=$(((start + size) / bs))
+	for ((i = first; i < end; i++)); do echo "$i"; done
+}
+
+# dx_check_ram STATE: daxctl list reports system-ram, and every memory block
+# of the device exists and is in STATE (online or offline).
+dx_check_ram() {
+	local want=$1 mode blocks b st n=0 bad=0 online total
+	mode=$(dx_mode)
+	if [ "$mode" != system-ram ]; then
+		ktap_print_msg "daxctl list reports mode '$mode', want system-ram"
+		return 1
+	fi
+	blocks=$(dx_blocks)
+	for b in $blocks; do
+		n=$((n + 1))
+		st=$(cat "$MEMDIR/memory$b/state" 2>/dev/null)
+		[ "$st" = "$want" ] || {
+			ktap_print_msg "memory$b is '${st:-missing}', want $want"
+			bad=1
+		}
+	done
+	online=$(dx_field online_memblocks)
+	total=$(dx_field total_memblocks)
+	ktap_print_msg "$DAX: system-ram, $n memory blocks" \
+		"($(head -n 1 <<<"$blocks")..$(tail -n 1 <<<"$blocks")), daxctl:" \
+		"${online:-?} of ${total:-?} online"
+	if [ "$n" -eq 0 ]; then
+		ktap_print_msg "no memory block wholly inside $DAX"
+		bad=1
+	fi
+	[ "$want" = online ] || n=0
+	if [ "$online" != "$n" ]; then
+		ktap_print_msg "daxctl list reports ${online:-no} online_memblocks, want $n"
+		bad=1
+	fi
+	return "$bad"
+}
+
+# dx_pattern fill|check: the pattern in the last PAT_LEN bytes of DAX.
+dx_pattern() {
+	local size
+	size=$(cat "/sys/bus/dax/devices/$DAX/size" 2>/dev/null)
+	if [ -z "$size" ] || [ ! -c "/dev/$DAX" ]; then
+		ktap_print_msg "no device-dax device /dev/$DAX"
+		return 1
+	fi
+	if ! "$MI_PATTERN" "$1" "/dev/$DAX" $((size - PAT_LEN)) "$PAT_LEN" "$SEED" \
+		>"$MI_TMP/pattern.out" 2>&1; then
+		ktap_print_msg "$1 /dev/$DAX at $((size - PAT_LEN)), $PAT_LEN bytes:"
+		mi_indent <"$MI_TMP/pattern.out"
+		return 1
+	fi
+}
+
+# results PREFIX skip|fail WHY: the four results of a case that cannot run.
+results() {
+	local t
+	for t in "${TESTS[@]}"; do
+		if [ "$2" = skip ]; then mi_skip "$1: $t" "$3"; else mi_result "$1: $t" 1 "$3"; fi
+	done
+}
+
+TESTS=(
+	"reconfigured to system-ram and back to devdax"
+	"devdax bind after the round trip: backend for the request"
+	"pattern intact after the round trip"
+	"request unchanged after the round trip"
+)
+KNOBS=(on off)
+HOWS=(online no-online)
+
+ktap_print_header
+ktap_set_plan $((${#KNOBS[@]} * ${#HOWS[@]} * ${#TESTS[@]}))
+
+if ! mi_ns_reconfig --mode=devdax --map=dev --align=2M; then
+	for knob in "${KNOBS[@]}"; do
+		for how in "${HOWS[@]}"; do
+			results "request $knob, system-ram $how" fail "cannot configure devdax"
+		done
+	done
+	mi_finished
+fi
+
+# round_trip KNOB HOW: one case, four results.
+round_trip() {
+	local knob=$1 how=$2 p="request $1, system-ram $2" want rc ok=0 filled=0 events n
+	local state=online
+	local -a opt=()
+	[ "$how" = online ] || { state=offline; opt=(--no-online); }
+
+	if [ "$knob" = on ] && [ "$streaming" = 0 ]; then
+		results "$p" skip "kernel built without CONFIG_MEMMAP_STREAMING"
+		return
+	fi
+	if ! mi_ns_rebind "$knob"; then
+		results "$p" fail "cannot bind $MI_NS with request $knob"
+		return
+	fi
+	DAX=$(mi_ns_dev chardev)
+	SEED=$RANDOM$RANDOM
+	dx_pattern fill && filled=1
+
+	# 1: to system-ram and back, as asked.
+	[ "$have_trace" = 0 ] || mi_trace_clear
+	dx_run reconfigure-device --mode=system-ram "${opt[@]}" "$DAX" || ok=1
+	[ "$ok" = 1 ] || dx_check_ram "$state" || ok=1
+	if [ "$have_trace" = 1 ]; then
+		n=$(mi_trace_events | grep -c .)
+		ktap_print_msg "$p: $n memmap_init_zone_device event(s) going to system-ram"
+		mi_trace_clear
+	fi
+	if [ "$how" = online ]; then
+		dx_run offline-memory "$DAX" || ok=1
+	fi
+	if ! dx_run reconfigure-device --mode=devdax "$DAX"; then
+		ok=1
+		# Back to devdax anyway, for the next case.
+		daxctl reconfigure-device -f --mode=devdax "$DAX" >/dev/null 2>&1
+	elif [ "$(dx_mode)" != devdax ] || [ ! -c "/dev/$DAX" ]; then
+		ktap_print_msg "after reconfigure-device --mode=devdax: mode '$(dx_mode)'," \
+			"/dev/$DAX $([ -c "/dev/$DAX" ] || echo missing)"
+		ok=1
+	fi
+	mi_result "$p: ${TESTS[0]}" "$ok"
+
+	# 2: the devdax bind that followed.
+	want=$(mi_expected_backend "$knob" 1)
+	if [ "$have_trace" = 0 ]; then
+		mi_skip "$p: ${TESTS[1]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
+	else
+		events=$(mi_trace_wait 1)
+		mi_check_events "$events" 1 generic 1 "$want"
+		mi_result "$p: ${TESTS[1]}" $? "want one generic altmap bind with backend $want"
+	fi
+
+	# 3: the data, 4: the request.
+	if [ "$filled" = 0 ]; then
+		mi_result "$p: ${TESTS[2]}" 1 "no pattern written"
+	else
+		dx_pattern check
+		mi_result "$p: ${TESTS[2]}" $?
+	fi
+	[ "$(mi_ns_request)" = "$knob" ]
+	rc=$?
+	mi_result "$p: ${TESTS[3]}" $rc \
+		"$MI_NS_ATTR reads '$(cat "$MI_NS_ATTR" 2>/dev/null)', want [$knob]"
+}
+
+for knob in "${KNOBS[@]}"; do
+	for how in "${HOWS[@]}"; do
+		t0=$SECONDS
+		round_trip "$knob" "$how"
+		ktap_print_msg "request $knob, system-ram $how: $((SECONDS - t0)) s"
+	done
+done
+
+mi_finished
