@@ -240,11 +240,7 @@ for layout in dev:2M dev:4K mem:2M; do
 	[ "$have_trace" = 0 ] || mi_trace_clear
 	rc=0
 	for op in disable-device enable-device; do
-		if ! daxctl "$op" "$dax" >"$MI_TMP/daxctl.out" 2>&1; then
-			ktap_print_msg "'daxctl $op $dax' failed:"
-			mi_indent <"$MI_TMP/daxctl.out"
-			rc=1
-		fi
+		mi_run daxctl "$op" "$dax" || rc=1
 	done
 	if [ "$rc" -eq 0 ] && [ "$have_trace" = 1 ]; then
 		mi_check_events "$(mi_trace_wait 1)" 1 generic 1 \

@@ -48,13 +48,8 @@ mi_cleanup_hook() {
 	mi_ns_reset
 }
 
-# dx_run ARGS...: run daxctl quietly, showing its output on failure.
 dx_run() {
-	if ! daxctl "$@" >"$MI_TMP/daxctl.out" 2>&1; then
-		ktap_print_msg "'daxctl $*' failed:"
-		mi_indent <"$MI_TMP/daxctl.out"
-		return 1
-	fi
+	mi_run daxctl "$@"
 }
 
 # dx_field NAME: a field of 'daxctl list -d DAX'.

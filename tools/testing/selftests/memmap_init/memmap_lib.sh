@@ -356,13 +356,18 @@ mi_ns_init() {
 	fi
 }
 
-# mi_ndctl ARGS...: run ndctl quietly, showing its output on failure.
-mi_ndctl() {
-	if ! ndctl "$@" >"$MI_TMP/ndctl.out" 2>&1; then
-		ktap_print_msg "'ndctl $*' failed:"
-		mi_indent <"$MI_TMP/ndctl.out"
+# mi_run TOOL ARGS...: run TOOL (ndctl, daxctl) quietly, showing its
+# output on failure.
+mi_run() {
+	if ! "$@" >"$MI_TMP/$1.out" 2>&1; then
+		ktap_print_msg "'$*' failed:"
+		mi_indent <"$MI_TMP/$1.out"
 		return 1
 	fi
+}
+
+mi_ndctl() {
+	mi_run ndctl "$@"
 }
 
 mi_ns_disable() {

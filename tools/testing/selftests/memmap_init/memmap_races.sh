@@ -86,7 +86,8 @@ race_round() {
 	done
 	wait "${pids[2]}"
 	pids=()
-	ktap_print_msg "$name: $n disable/enable cycles so far, in rounds up to ${secs}s, $fails failed"
+	ktap_print_msg "$name: $n disable/enable cycles so far," \
+		"in rounds up to ${secs}s, $fails failed"
 }
 
 # race NAME OPTIONS...: one run in the mode OPTIONS select, five results.
@@ -113,7 +114,8 @@ race() {
 		race_round
 		[ "$accepted" -eq 0 ] || [ "$busy" -eq 0 ] || [ "$n" -eq 0 ] || break
 		[ "$round" -eq 4 ] ||
-			ktap_print_msg "$name: no proof of interleaving after $secs s; another round"
+			ktap_print_msg "$name: no proof of interleaving after" \
+				"$secs s; another round"
 	done
 	[ "$accepted" -gt 0 ] && [ "$busy" -gt 0 ] && [ "$n" -gt 0 ]
 	interleaved=$?
