@@ -681,6 +681,7 @@ def main():
             print(f"{PROG}: error: {a.cover} is not a bench-report.py results file ({e})",
                   file=sys.stderr)
             sys.exit(1)
+        fail_unbounded_floor(doc)
         return
 
     if not a.devices or not a.rebinds:
@@ -776,6 +777,19 @@ def main():
         write(a.json, json.dumps(doc, indent=2) + "\n")
     if a.svg:
         write(a.svg, svg_chart(doc))
+    fail_unbounded_floor(doc)
+
+
+def fail_unbounded_floor(doc):
+    """Exit 3 when the floor does not bound the template paths: such a run
+    measured something else (a busy host, a bad candidate)."""
+    slow = [f"{f['device']} {human_bytes(f['size_bytes'])}"
+            for f in doc.get("floor") or [] if f.get("slower_than")]
+    if slow:
+        print(f"{PROG}: error: the floor is slower than a template path on "
+              f"{', '.join(slow)}; the results are written but are not a bound "
+              "(rerun on a quieter host)", file=sys.stderr)
+        sys.exit(3)
 
 
 if __name__ == "__main__":

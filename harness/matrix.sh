@@ -198,6 +198,15 @@ unexpected_skips() {
 			printf '%s\037%s\037%s\n' "$g" "$d" "$why"
 	done < <(awk -v list=skips -f "$H/ktap-count.awk" "$out/$1.$2.out" 2>/dev/null || true)
 }
+# expected_reasons VARIANT PARAM: the matrix-skips.txt reason of every
+# skip in the cell's output that it expects, one line each.
+expected_reasons() {
+	local traits g d why
+	traits=$(variant_traits "$1")
+	while IFS=$'\037' read -r g d why; do
+		expected_skip "$traits" "$2" "$g" "$d" || true
+	done < <(awk -v list=skips -f "$H/ktap-count.awk" "$out/$1.$2.out" 2>/dev/null || true)
+}
 # cell_done VARIANT PARAM RC SECONDS: the progress line of a finished cell.
 cell_done() {
 	local v=$1 p=$2 rc=$3 g a b c np=0 nf=0 ns=0 nu status=ok
@@ -271,6 +280,7 @@ wait || true
 # Summarize.
 bad=0
 rows=()
+declare -A expected=()
 printf '\n%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' variant param group pass fail skip unexp status
 for v in "${vlist[@]}"; do
 	read -r -a ps <<<"${vparams[$v]}"
@@ -295,6 +305,9 @@ for v in "${vlist[@]}"; do
 			[ "$nf" -eq 0 ] && [ "$nu" -eq 0 ] || status=FAIL
 			printf '%-14s %-8s %-12s %5d %5d %5d %5d\n' "$v" "$p" "$g" "$np" "$nf" "$ns" "$nu"
 		done
+		while IFS= read -r why; do
+			[ -z "$why" ] || expected[$why]=$((${expected[$why]:-0} + 1))
+		done < <(expected_reasons "$v" "$p")
 		for u in ${unexp[@]+"${unexp[@]}"}; do
 			IFS=$'\037' read -r g d why <<<"$u"
 			printf '  unexpected skip in %s: %s (%s)\n' "$g" "${d:-the whole group}" "${why:-no reason given}"
@@ -308,6 +321,12 @@ for v in "${vlist[@]}"; do
 		[ "$status" = ok ] || bad=$((bad + 1))
 	done
 done
+if [ ${#expected[@]} -gt 0 ]; then
+	printf '\nExpected skips (harness/matrix-skips.txt), all cells:\n'
+	for why in "${!expected[@]}"; do
+		printf '%6d  %s\n' "${expected[$why]}" "$why"
+	done | sort -k2
+fi
 printf '%s\n' "${rows[@]}" | jq -s . >"$summary"
 info "summary: $summary; $ncells cells, $bad failed, $(mz_since "$start") s"
 [ "$bad" -eq 0 ]
