@@ -31,6 +31,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 if [ "$n" -gt 0 ]; then
+	# The cover letter is "from" the committer: make that the series'
+	# author, not whoever runs this.
+	GIT_COMMITTER_NAME=$(g log -1 --format=%an series) \
+	GIT_COMMITTER_EMAIL=$(g log -1 --format=%ae series) \
 	g -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject \
 		--subject-prefix="$prefix" --zero-commit --no-signature \
 		-o "$tmp" "$MZ_BASE_TAG..series" ||

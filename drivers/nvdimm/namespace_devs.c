@@ -1424,7 +1424,10 @@ static umode_t namespace_visible(struct kobject *kobj,
 
 	/*
 	 * Both namespace types, pmem and io, can be enabled in fsdax or devdax
-	 * mode, which gives them a memmap, but only with ZONE_DEVICE.
+	 * mode, which gives them a memmap, but only with ZONE_DEVICE.  Kernels
+	 * without CONFIG_MEMMAP_STREAMING keep the attribute too, so that the
+	 * ABI does not depend on the architecture: "default" and "off" work
+	 * there and "on" is refused with -EOPNOTSUPP.
 	 */
 	if (a == &dev_attr_memmap_streaming.attr)
 		return IS_ENABLED(CONFIG_ZONE_DEVICE) ? a->mode : 0;

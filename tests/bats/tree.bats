@@ -101,8 +101,11 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	printf 'int dax_probe(void);\n' >"$MZ_TREE/drivers/dax/probe.c"
 	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
 	tree rm -q include/linux/page_new.h
-	tree add -A && tree commit -q -m "mm: drain, a dax probe, no new header"
+	tree add -A && tree commit -q --author="Series Author <series@localhost>" \
+		-m "mm: drain, a dax probe, no new header"
 	run -0 "$P/harness/export.sh"
+	# The cover letter is from the series' author, not the committer.
+	grep -qx 'From: Series Author <series@localhost>' "$P/patches/0000-cover-letter.patch"
 	[[ "$output" == *"exported 3 patches and 3 mirrored files"* ]]
 	[ "$(grep -vc '^#' "$P/patches/series")" -eq 3 ]
 	grep -qx '0003-mm-drain-a-dax-probe-no-new-header.patch' "$P/patches/series"

@@ -108,8 +108,8 @@ ns_tests=(
 	"namespace rejects an unknown word with EINVAL, request unchanged"
 	"namespace rejects an empty line with EINVAL, request unchanged"
 	"namespace rejects a valid word with trailing garbage with EINVAL, request unchanged"
-	"namespace rejects a 4 KiB write with EINVAL, request unchanged"
-	"namespace rejects a write longer than a page with EINVAL, request unchanged"
+	"namespace rejects a valid word padded with spaces to 4 KiB with EINVAL, request unchanged"
+	"namespace rejects a valid word padded with spaces past a page with EINVAL, request unchanged"
 	"namespace attribute is 0644 and refuses a non-root write, request unchanged"
 	"namespace rejects 'on' with EOPNOTSUPP without CONFIG_MEMMAP_STREAMING"
 	"namespace rejects writes with EBUSY while enabled in raw mode, request unchanged"
@@ -187,8 +187,10 @@ else
 	reject "${ns_tests[7]}" EINVAL "$MI_NS_ATTR" bogus
 	reject "${ns_tests[8]}" EINVAL "$MI_NS_ATTR" $'\n'
 	reject "${ns_tests[9]}" EINVAL "$MI_NS_ATTR" "default x"
-	reject "${ns_tests[10]}" EINVAL -s 4096 "$MI_NS_ATTR"
-	reject "${ns_tests[11]}" EINVAL -s 8192 "$MI_NS_ATTR"
+	# kernfs hands the store at most a page; what it gets is still not
+	# a word, however much of the padding a lenient parser would strip.
+	reject "${ns_tests[10]}" EINVAL -s 4096 "$MI_NS_ATTR" default
+	reject "${ns_tests[11]}" EINVAL -s 8192 "$MI_NS_ATTR" default
 	mode=$(stat -c %a "$MI_NS_ATTR")
 	before=$(mi_ns_request)
 	out=$("$MI_WRITE" -u 65534 "$MI_NS_ATTR" default)
@@ -202,8 +204,9 @@ else
 		reject "${ns_tests[13]}" EOPNOTSUPP "$MI_NS_ATTR" on
 	fi
 
-	# Enabled in raw mode: the namespace itself has a driver.
-	mi_ns_enable
+	# Enabled in raw mode: the namespace itself has a driver.  Earlier
+	# groups may have left it in another mode.
+	mi_ns_reconfig --mode=raw
 	busy "${ns_tests[14]}"
 	# fsdax: the pfn device claiming it has a driver.
 	mi_ns_reconfig --mode=fsdax --map=dev

@@ -15,7 +15,9 @@
 #
 # For the namespace, the first bind of each memory type, ndctl
 # create-namespace's own with the request the namespace had, is digested
-# too and compared with the same slow path digest.
+# too and compared with the same slow path digest.  This group runs first
+# in the target (see the Makefile), so that bind is the first of its
+# memory type since boot.
 #
 # test_hmm hands its pages to a free list through zone_device_data right
 # after mapping them; every load does the same, and the digest turns those

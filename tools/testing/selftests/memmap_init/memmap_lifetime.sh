@@ -6,7 +6,8 @@
 #
 #   - it is kept by ndctl create-namespace -f -e (fsdax <-> devdax);
 #   - it returns to "default" when the namespace is destroyed, so a new
-#     namespace on the same device does not inherit it;
+#     namespace on the same device (create-namespace reuses the destroyed
+#     namespace device, which the test checks) does not inherit it;
 #   - it returns to "default" when the region is disabled and enabled;
 #
 # and the first bind after each of these uses the backend the choice gives,
@@ -24,6 +25,7 @@ TESTS=(
 	"first devdax bind after create-namespace -f -e: backend for the value"
 	"create-namespace -f -e back to fsdax keeps the value"
 	"first fsdax bind after create-namespace -f -e: backend for the value"
+	"create-namespace after destroy-namespace reuses the namespace device"
 	"destroy-namespace + create-namespace reads default"
 	"first bind after destroy + create: backend for default"
 	"region disable/enable reads default"
@@ -128,14 +130,17 @@ mi_ndctl destroy-namespace -f "$NS"
 NS=
 lt_create --mode=fsdax --map=dev
 ktap_print_msg "destroyed $old, created ${NS:-nothing}"
-lt_check_request "${TESTS[7]}" default
-lt_check_bind "${TESTS[8]}" fs_dax default
+# Only on the same device does "default" show that destroy reset it.
+[ "$NS" = "$old" ]
+mi_result "${TESTS[7]}" $? "destroyed $old, create-namespace gave '${NS:-nothing}'"
+lt_check_request "${TESTS[8]}" default
+lt_check_bind "${TESTS[9]}" fs_dax default
 
 mi_ns_disable && mi_ns_set "$VALUE" && mi_ns_enable
 mi_ndctl disable-region "$REGION"
 mi_trace_clear
 mi_ndctl enable-region "$REGION"
-lt_check_request "${TESTS[9]}" default
-lt_check_bind "${TESTS[10]}" fs_dax default
+lt_check_request "${TESTS[10]}" default
+lt_check_bind "${TESTS[11]}" fs_dax default
 
 mi_finished

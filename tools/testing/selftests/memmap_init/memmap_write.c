@@ -5,8 +5,8 @@
  *
  *   memmap_write FILE STRING     write STRING (no newline added)
  *   memmap_write -u UID FILE STRING  the same as user UID (drops root first)
- *   memmap_write -e FILE         write zero bytes
- *   memmap_write -s SIZE FILE    write SIZE bytes of 'x'
+ *   memmap_write -s SIZE FILE WORD  write WORD padded with spaces to
+ *                                SIZE bytes (an overlong valid word)
  *   memmap_write -l SECONDS FILE for SECONDS, write "default", "on" and
  *                                "off", with and without a newline, in turn
  *
@@ -125,8 +125,8 @@ static int write_loop(const char *path, double seconds)
 static void bad_args(void)
 {
 	fprintf(stderr,
-		"usage: memmap_write FILE STRING | -u UID FILE STRING | -e FILE | -s SIZE FILE |\n"
-		"       -l SECONDS FILE\n");
+		"usage: memmap_write FILE STRING | -u UID FILE STRING |\n"
+		"       -s SIZE FILE WORD | -l SECONDS FILE\n");
 	exit(2);
 }
 
@@ -136,16 +136,15 @@ int main(int argc, char **argv)
 	long n;
 	int err;
 
-	if (argc == 3 && !strcmp(argv[1], "-e"))
-		return report(write_once(argv[2], "", 0));
-	if (argc == 4 && !strcmp(argv[1], "-s")) {
+	if (argc == 5 && !strcmp(argv[1], "-s")) {
 		n = strtol(argv[2], NULL, 0);
-		if (n <= 0)
+		if (n <= 0 || (size_t)n < strlen(argv[4]))
 			bad_args();
 		buf = malloc(n);
 		if (!buf)
 			return 1;
-		memset(buf, 'x', n);
+		memset(buf, ' ', n);
+		memcpy(buf, argv[4], strlen(argv[4]));
 		err = write_once(argv[3], buf, n);
 		free(buf);
 		return report(err);
