@@ -52,27 +52,9 @@ fi
 # Hold the kernel tree shared while building: tree.sh waits before it
 # rewrites the tree under a running build.
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
-mkdir -p "$MZ_LOGS"
+mkdir -p "$out" "$MZ_LOGS"
 log=$MZ_LOGS/build-$kind-$variant.log
 : >"$log"
-# A variant built for the first time starts from a copy of the newest
-# build of a sibling variant: Kbuild then recompiles only what depends on
-# the options that differ (fixdep records which), instead of everything.
-if [ ! -f "$out/.config" ]; then
-	seed=$(find "$MZ_CACHE/build" -mindepth 2 -maxdepth 2 -path "*/$kind-*/vmlinux" \
-		-printf '%T@ %h\n' 2>/dev/null | sort -rn | head -n 1 | cut -d' ' -f2-)
-	if [ -n "$seed" ] && [ "$seed" != "$out" ]; then
-		info "seeding $kind-$variant from ${seed##*/} (only what the options change is rebuilt)"
-		# Not while another build writes the seed.
-		seed_lock=
-		mz_lock seed_lock "$seed.lock" "the build of ${seed##*/} to finish" -s
-		rm -rf "$out"
-		cp -a "$seed" "$out"
-		exec {seed_lock}>&-
-		rm -rf "$out/modroot"
-	fi
-fi
-mkdir -p "$out"
 
 export ARCH=x86_64
 cc=gcc
