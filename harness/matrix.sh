@@ -187,25 +187,29 @@ expected_skip() {
 	return 1
 }
 
-# unexpected_skips VARIANT PARAM: "GROUP<US>TEST<US>WHY" (US: the ASCII unit
-# separator, so that an empty TEST survives 'read') for every skip in the
-# cell's output that matrix-skips.txt does not expect.
-unexpected_skips() {
-	local traits g d why
+# classify_skips VARIANT PARAM: one line per skip in the cell's output,
+# "E<US>REASON" when matrix-skips.txt expects it (its reason), else
+# "U<US>GROUP<US>TEST<US>WHY" (US: the ASCII unit separator, so that an
+# empty TEST survives 'read'; WHY: the reason the test gave).
+classify_skips() {
+	local traits g d why r
 	traits=$(variant_traits "$1")
 	while IFS=$'\037' read -r g d why; do
-		expected_skip "$traits" "$2" "$g" "$d" >/dev/null ||
-			printf '%s\037%s\037%s\n' "$g" "$d" "$why"
+		if r=$(expected_skip "$traits" "$2" "$g" "$d"); then
+			printf 'E\037%s\n' "$r"
+		else
+			printf 'U\037%s\037%s\037%s\n' "$g" "$d" "$why"
+		fi
 	done < <(awk -v list=skips -f "$H/ktap-count.awk" "$out/$1.$2.out" 2>/dev/null || true)
 }
-# expected_reasons VARIANT PARAM: the matrix-skips.txt reason of every
-# skip in the cell's output that it expects, one line each.
+# unexpected_skips VARIANT PARAM: "GROUP<US>TEST<US>WHY" for every skip
+# matrix-skips.txt does not expect.
+unexpected_skips() {
+	classify_skips "$1" "$2" | sed -n 's/^U\o037//p'
+}
+# expected_reasons VARIANT PARAM: the reason of every expected skip.
 expected_reasons() {
-	local traits g d why
-	traits=$(variant_traits "$1")
-	while IFS=$'\037' read -r g d why; do
-		expected_skip "$traits" "$2" "$g" "$d" || true
-	done < <(awk -v list=skips -f "$H/ktap-count.awk" "$out/$1.$2.out" 2>/dev/null || true)
+	classify_skips "$1" "$2" | sed -n 's/^E\o037//p'
 }
 # cell_done VARIANT PARAM RC SECONDS: the progress line of a finished cell.
 cell_done() {
