@@ -17,6 +17,14 @@
 # against a 120 s limit, which a debug kernel under emulation can exceed
 # on a slow host, and the migrate_anon_huge_* tests check the same
 # migrations for correctness.
+#
+# A run with one or two failed tests reruns each of them alone, once, and
+# passes only if every rerun does.  Some upstream tests race with the rest
+# of the machine (exclusive fails when compaction or reclaim moves its pages
+# before the device reads them back, seen once in a busy debug guest),
+# while a struct page the memmap init left wrong stays wrong and fails the
+# rerun too.  The run names every test that passed only when rerun, and
+# prints the assertions of the failed ones.
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -60,20 +68,61 @@ expected_skip() {
 	esac
 }
 
-# check_totals OUTPUT: hmm-tests passed something, failed nothing and only
-# skipped what expected_skip explains.  Prints what is wrong.
+# show_failures OUTPUT: hmm-tests' failures with their assertion messages,
+# and nothing of its KTAP that could pass for ours.
+show_failures() {
+	grep -E '^(not ok|Bail out)|FAIL|^# +[^ ]+\.c:[0-9]+:' "$1" |
+		head -n 40 | sed 's/^/# hmm-tests: /'
+}
+
+# total FIELD TOTALS: a count from a "# Totals: pass:N fail:N ..." line.
+total() {
+	sed -n "s/.* $1:\\([0-9]*\\).*/\\1/p" <<<"$2"
+}
+
+# rerun_failed OUTPUT: rerun alone each test that OUTPUT's run failed, when
+# it failed one or two; true if every rerun passed.
+rerun_failed() {
+	local out=$1 name names totals rc=0
+
+	mapfile -t names < <(sed -n 's/^not ok [0-9]* \([^ ]*\)$/\1/p' "$out")
+	[ ${#names[@]} -ge 1 ] && [ ${#names[@]} -le 2 ] || return 1
+	for name in "${names[@]}"; do
+		"$hmm_tests" -r "$name" >"$MI_TMP/rerun.out" 2>&1
+		totals=$(grep -E '^# Totals: ' "$MI_TMP/rerun.out" | tail -n 1)
+		if [ "$(total pass "$totals")" = 1 ] && [ "$(total fail "$totals")" = 0 ] &&
+		   [ "$(total error "$totals")" = 0 ]; then
+			ktap_print_msg "hmm-tests: $name failed in the full run, passed when rerun alone"
+		else
+			show_failures "$MI_TMP/rerun.out"
+			ktap_print_msg "hmm-tests: $name failed again when rerun alone: ${totals:-no totals}"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+# check_totals OUTPUT STATUS: hmm-tests passed something, failed nothing
+# (or only what passed when rerun alone), exited 0 if it failed nothing, and
+# only skipped what expected_skip explains.  Prints what is wrong.
 check_totals() {
-	local out=$1 totals pass fail error reason n why rc=0
+	local out=$1 status=$2 totals pass fail error reason n why rc=0
 	totals=$(grep -E '^# Totals: ' "$out" | tail -n 1)
 	if [ -z "$totals" ]; then
 		ktap_print_msg "hmm-tests printed no totals"
 		return 1
 	fi
-	pass=$(sed -n 's/.* pass:\([0-9]*\).*/\1/p' <<<"$totals")
-	fail=$(sed -n 's/.* fail:\([0-9]*\).*/\1/p' <<<"$totals")
-	error=$(sed -n 's/.* error:\([0-9]*\).*/\1/p' <<<"$totals")
-	if [ "${pass:-0}" -eq 0 ] || [ "${fail:-1}" -ne 0 ] || [ "${error:-1}" -ne 0 ]; then
-		ktap_print_msg "hmm-tests: want passes and no failure or error: ${totals#\# }"
+	pass=$(total pass "$totals")
+	fail=$(total fail "$totals")
+	error=$(total error "$totals")
+	if [ "${pass:-0}" -eq 0 ] || [ "${error:-1}" -ne 0 ]; then
+		ktap_print_msg "hmm-tests: want passes and no error: ${totals#\# }"
+		rc=1
+	elif [ "${fail:-1}" -ne 0 ] && ! rerun_failed "$out"; then
+		ktap_print_msg "hmm-tests: want no failure, or one or two that pass when rerun alone: ${totals#\# }"
+		rc=1
+	elif [ "${fail:-1}" -eq 0 ] && [ "$status" -ne 0 ]; then
+		ktap_print_msg "hmm-tests exited $status with no failure in its totals"
 		rc=1
 	fi
 	while read -r n reason; do
@@ -112,12 +161,12 @@ for req in "${MI_REQUESTS[@]}"; do
 		mi_check_events "$(mi_trace_wait 1)" -1 private 0 "$want" || rc=1
 	fi
 	start=$SECONDS
-	"$hmm_tests" -T benchmark_thp_migration >"$MI_TMP/hmm.out" 2>&1 || rc=1
-	# Its failures and totals only, so that its KTAP does not pass for ours.
-	grep -E '^(not ok|Bail out)|FAIL' "$MI_TMP/hmm.out" | head -n 40 | sed 's/^/# hmm-tests: /'
+	status=0
+	"$hmm_tests" -T benchmark_thp_migration >"$MI_TMP/hmm.out" 2>&1 || status=$?
+	show_failures "$MI_TMP/hmm.out"
 	totals=$(grep -E '^# Totals' "$MI_TMP/hmm.out" | tail -n 1 | cut -c3-)
 	ktap_print_msg "hmm-tests: ${totals:-no totals}, $((SECONDS - start)) s"
-	check_totals "$MI_TMP/hmm.out" || rc=1
+	check_totals "$MI_TMP/hmm.out" "$status" || rc=1
 	mi_hmm_unload
 	mi_result "$desc" $rc
 done
