@@ -9,8 +9,9 @@
 #
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
 #               VARIANT:P1+P2... to run it with those boot parameters only
-#               (default stream-n,stream-off,stream-altmap,stream-on,
-#               debug-vm:none+altmap+on)
+#               (default stream-n,stream-off,stream-altmap,stream-on;
+#               make check-debug runs debug-vm:none+altmap+on and
+#               debug:none+on)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
 #               altmap, on, bogus (an invalid word)  (default: all five),
 #               for the variants without their own list
@@ -49,7 +50,7 @@ usage() {
 	sed -n '6,21s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
-variants=stream-n,stream-off,stream-altmap,stream-on,debug-vm:none+altmap+on
+variants=stream-n,stream-off,stream-altmap,stream-on
 params=none,off,altmap,on,bogus
 jobs=$(nproc)
 timeout=1800
