@@ -92,10 +92,12 @@ rerun_failed() {
 		totals=$(grep -E '^# Totals: ' "$MI_TMP/rerun.out" | tail -n 1)
 		if [ "$(total pass "$totals")" = 1 ] && [ "$(total fail "$totals")" = 0 ] &&
 		   [ "$(total error "$totals")" = 0 ]; then
-			ktap_print_msg "hmm-tests: $name failed in the full run, passed when rerun alone"
+			ktap_print_msg "hmm-tests: $name failed in the full run," \
+				"passed when rerun alone"
 		else
 			show_failures "$MI_TMP/rerun.out"
-			ktap_print_msg "hmm-tests: $name failed again when rerun alone: ${totals:-no totals}"
+			ktap_print_msg "hmm-tests: $name failed again when rerun alone:" \
+				"${totals:-no totals}"
 			rc=1
 		fi
 	done
@@ -119,7 +121,8 @@ check_totals() {
 		ktap_print_msg "hmm-tests: want passes and no error: ${totals#\# }"
 		rc=1
 	elif [ "${fail:-1}" -ne 0 ] && ! rerun_failed "$out"; then
-		ktap_print_msg "hmm-tests: want no failure, or one or two that pass when rerun alone: ${totals#\# }"
+		ktap_print_msg "hmm-tests: want no failure, or one or two that pass" \
+			"when rerun alone: ${totals#\# }"
 		rc=1
 	elif [ "${fail:-1}" -eq 0 ] && [ "$status" -ne 0 ]; then
 		ktap_print_msg "hmm-tests exited $status with no failure in its totals"
