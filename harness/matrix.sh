@@ -285,6 +285,7 @@ wait || true
 # Summarize.
 bad=0
 rows=()
+failed=()
 declare -A expected=()
 printf '\n%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' variant param group pass fail skip unexp status
 for v in "${vlist[@]}"; do
@@ -323,7 +324,16 @@ for v in "${vlist[@]}"; do
 			status="FAIL (no test ran)"
 		fi
 		printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$v" "$p" "(cell)" "" "" "" "" "$status"
-		[ "$status" = ok ] || bad=$((bad + 1))
+		[ "$status" = ok ] && continue
+		bad=$((bad + 1))
+		failed+=("  $v ${p/none/(no parameter)}: $status")
+		while IFS= read -r l; do
+			failed+=("      $l")
+		done < <(grep -E '^(# )*not ok ' "$out/$cell.out" 2>/dev/null | head -n 8)
+		for u in ${unexp[@]+"${unexp[@]}"}; do
+			IFS=$'\037' read -r g d why <<<"$u"
+			failed+=("      unexpected skip in $g: ${d:-the whole group}")
+		done
 	done
 done
 if [ ${#expected[@]} -gt 0 ]; then
@@ -331,6 +341,11 @@ if [ ${#expected[@]} -gt 0 ]; then
 	for why in "${!expected[@]}"; do
 		printf '%6d  %s\n' "${expected[$why]}" "$why"
 	done | sort -k2
+fi
+# Last, so that a log's tail says what failed.
+if [ "$bad" -gt 0 ]; then
+	printf '\nFailed cells (console logs and KTAP in %s):\n' "$out"
+	printf '%s\n' "${failed[@]}"
 fi
 printf '%s\n' "${rows[@]}" | jq -s . >"$summary"
 info "summary: $summary; $ncells cells, $bad failed, $(mz_since "$start") s"

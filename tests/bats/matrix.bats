@@ -142,6 +142,8 @@ EOF2
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL (guest exit 1"* ]]
+	# The tail names the failed cell, for CI excerpts that show only it.
+	[[ "$(tail -n 4 <<<"$output")" == *"Failed cells"*"stream-off (no parameter): FAIL (guest exit 1"* ]]
 }
 
 @test "matrix.sh: a kernel WARNING in the guest log fails the matrix" {
