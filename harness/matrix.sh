@@ -47,7 +47,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	sed -n '6,21s/^# \{0,1\}//p' "$0" >&2
+	# The header from the synopsis to the option list's end.
+	awk 'NR >= 6 && /^# Each cell boots/ { exit } NR >= 6 { sub(/^# ?/, ""); print }' "$0" >&2
 	exit 2
 }
 variants=stream-n,stream-off,stream-altmap,stream-on
