@@ -315,10 +315,12 @@ for v in "${vlist[@]}"; do
 		while IFS= read -r why; do
 			[ -z "$why" ] || expected[$why]=$((${expected[$why]:-0} + 1))
 		done < <(expected_reasons "$v" "$p")
+		notes=()
 		for u in ${unexp[@]+"${unexp[@]}"}; do
 			IFS=$'\037' read -r g d why <<<"$u"
-			printf '  unexpected skip in %s: %s (%s)\n' "$g" "${d:-the whole group}" "${why:-no reason given}"
+			notes+=("unexpected skip in $g: ${d:-the whole group} (${why:-no reason given})")
 		done
+		[ ${#notes[@]} -eq 0 ] || printf '  %s\n' "${notes[@]}"
 		if [ "$rc" -ne 0 ]; then
 			status="FAIL (guest exit $rc: $(tail -n 1 "$out/$cell.err" 2>/dev/null))"
 		elif [ "$total" -eq 0 ]; then
@@ -331,9 +333,8 @@ for v in "${vlist[@]}"; do
 		while IFS= read -r l; do
 			failed+=("      $l")
 		done < <(grep -E '^(# )*not ok ' "$out/$cell.out" 2>/dev/null | head -n 8)
-		for u in ${unexp[@]+"${unexp[@]}"}; do
-			IFS=$'\037' read -r g d why <<<"$u"
-			failed+=("      unexpected skip in $g: ${d:-the whole group}")
+		for l in ${notes[@]+"${notes[@]}"}; do
+			failed+=("      $l")
 		done
 	done
 done
