@@ -7,7 +7,8 @@
 # Standard library only.
 #
 #   bench-report.py --run base=OUT --run template=OUT
-#                   --run template+streaming=OUT [--run BACKEND=OUT]...
+#                   --run template+streaming=OUT [--run template-threads=OUT
+#                   --run template+streaming-threads=OUT] [--run RUN=OUT]...
 #                   --devices LIST --rebinds N
 #                   [--accel kvm|tcg] [--fact KEY=VALUE]... [--kernel NAME=DIR]...
 #                   [--probe PROBE.json | --no-probe] [--json FILE] [--svg FILE]
@@ -16,31 +17,45 @@
 #
 # OUT is what vm.sh printed for one boot (the guest test's output).  Each
 # boot measured one size (its "BENCH-INFO size_mb=M" line); give one --run
-# per backend and size.  Read are the lines
+# per run and size.  The runs: base, template and template+streaming on one
+# thread, and optionally (both or neither) template-threads and
+# template+streaming-threads, the same backends with the threads the kernel
+# picks (guest/tests/bench THREADS=auto), shown as "template, N threads"
+# and "template+streaming, N threads" with N the threads the binds ran on.
+# Read are the lines
 #   BENCH device=D bind=K memmap_init_ns=T enable_ns=E backend=B events=C
-#         nr_pages=P tp_ns=X
+#         nr_pages=P tp_ns=X [threads=N]
 #   BENCH-FLOOR device=D phase=pick|run cand=C rep=K nr_pages=P bytes=B ns=T
 #   BENCH-INFO key=value...
 # Every device of LIST must have binds 0..N exactly once in every run, the
 # floor's N+1 timed writes, and every line of a run must name the run's
-# backend: anything else is an error (exit 1), as the numbers would then
-# not be what the table says they are.
+# backend, and its thread count: a threaded run's lines must have threads=,
+# a single-threaded run's must not exceed 1 (a missing threads=, from a
+# guest test older than the threads, counts as 1).  Anything else is an
+# error (exit 1), as the numbers would then not be what the table says
+# they are.
 #
 # Bind 0 is the first bind ("first"); the median, min and max are over
 # binds 1..N (the rebinds).  An even N takes the mean of the two middle
 # values, rounded to the nearest ns.  Ratios are medians over the base
 # median.  Each comparison (template vs base, template+streaming vs base,
-# template+streaming vs template) gets Welch's t-test on the rebinds at 95%
-# confidence (as ministat does, but without assuming equal variances): the
-# difference of the means in percent of the second one, +- the half-width
-# of its 95% confidence interval, or "no difference proven at 95%".
+# template+streaming vs template; with the threaded runs also each of them
+# vs its single-threaded run and vs base) gets Welch's t-test on the
+# rebinds at 95% confidence (as ministat does, but without assuming equal
+# variances): the difference of the means in percent of the second one, +-
+# the half-width of its 95% confidence interval, or "no difference proven
+# at 95%".  The threads' speedup is the single-threaded median over the
+# threaded one.  Every results row has "threads": 1 for the floor, base and
+# the single-threaded runs, the most common threads= of the binds for a
+# threaded run.
 #
 # The floor (backend "floor"): the fastest store candidate the guest's
 # memremap_bench found, writing the device's pages' worth of struct page
 # bytes, taken from the template boot (the guest that runs the path it
 # bounds); its samples are the N timed writes after the first.  The floor
-# must not be slower than the template paths: if it is, the table and the
-# JSON flag it.
+# must not be slower than the single-threaded template paths: if it is,
+# the table and the JSON flag it.  It is one CPU's: the threaded rows may
+# go under it.
 #
 # --fact KEY=VALUE adds host facts to the JSON (cpu_model, series_commit,
 # guest_vcpus, ...); known numeric ones are stored as numbers.  --kernel
@@ -51,6 +66,7 @@
 # table goes to stdout (and to --text FILE).  Usage errors exit 2.
 
 import argparse
+import collections
 import hashlib
 import json
 import math
@@ -63,12 +79,21 @@ from xml.sax.saxutils import escape
 
 PROG = os.path.basename(sys.argv[0])
 BACKENDS = ["base", "template", "template+streaming"]
-ALL_BACKENDS = BACKENDS + ["floor"]
+# The threaded runs: run label -> the backend their lines name.
+THREADED = {"template-threads": "template",
+            "template+streaming-threads": "template+streaming"}
+# Every run, in the table's order: each threaded run next to its own.
+RUNS = ["base", "template", "template-threads", "template+streaming",
+        "template+streaming-threads"]
 METRICS = ["memmap_init_ns", "enable_ns"]
 KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
 COMPARISONS = [("template", "base"), ("template+streaming", "base"),
                ("template+streaming", "template")]
+THREAD_COMPARISONS = [("template-threads", "template"),
+                      ("template+streaming-threads", "template+streaming"),
+                      ("template-threads", "base"), ("template+streaming-threads", "base")]
 COLORS = {"base": "#7f7f7f", "template": "#1f77b4", "template+streaming": "#ff7f0e",
+          "template-threads": "#9ecae1", "template+streaming-threads": "#fdd0a2",
           "floor": "#2ca02c"}
 NUMERIC_FACTS = {"wall_s", "nproc", "other_qemu_max", "other_busy_pct_max", "guest_ram_bytes",
                  "guest_vcpus", "hz"}
@@ -79,7 +104,7 @@ FLOOR_INSTRUMENT = "memremap_bench floor (ktime_get_ns)"
 LINE_RE = re.compile(
     r"^BENCH device=(?P<device>\S+) bind=(?P<bind>\d+) memmap_init_ns=(?P<memmap_init_ns>\d+)"
     r" enable_ns=(?P<enable_ns>\d+) backend=(?P<backend>\S+) events=(?P<events>\d+)"
-    r" nr_pages=(?P<nr_pages>\d+) tp_ns=(?P<tp_ns>\d+|-)$")
+    r" nr_pages=(?P<nr_pages>\d+) tp_ns=(?P<tp_ns>\d+|-)(?: threads=(?P<threads>\d+))?$")
 FLOOR_RE = re.compile(
     r"^BENCH-FLOOR device=(?P<device>\S+) phase=(?P<phase>pick|run) cand=(?P<cand>[a-z0-9]+)"
     r" rep=(?P<rep>\d+) nr_pages=(?P<nr_pages>\d+) bytes=(?P<bytes>\d+) ns=(?P<ns>\d+)$")
@@ -244,10 +269,20 @@ def parse_run(label, path, devices, rebinds):
             raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
         d = m.group("device")
         k = int(m.group("bind"))
-        if m.group("backend") != label:
+        want = THREADED.get(label, label)
+        if m.group("backend") != want:
             raise ReportError(
                 f"run {label}: WRONG BACKEND: {d} bind {k} used '{m.group('backend')}', "
-                f"this run must measure '{label}' ({path}:{n})")
+                f"this run must measure '{want}' ({path}:{n})")
+        threads = None if m.group("threads") is None else int(m.group("threads"))
+        if label in THREADED and threads is None:
+            raise ReportError(
+                f"run {label}: {d} bind {k} has no threads= (a guest test from before the "
+                f"threaded init?): a threaded run must say how many threads ran ({path}:{n})")
+        if label not in THREADED and (threads or 0) > 1:
+            raise ReportError(
+                f"run {label}: WRONG THREADS: {d} bind {k} ran on {threads} threads, "
+                f"this run must be single-threaded ({path}:{n})")
         if d not in devices:
             raise ReportError(f"run {label}: device {d} was not asked for ({path}:{n})")
         if k in binds.setdefault(d, {}):
@@ -255,6 +290,7 @@ def parse_run(label, path, devices, rebinds):
         b = {key: int(m.group(key)) for key in
              ("memmap_init_ns", "enable_ns", "events", "nr_pages")}
         b["tp_ns"] = None if m.group("tp_ns") == "-" else int(m.group("tp_ns"))
+        b["threads"] = 1 if threads is None else threads
         binds[d][k] = b
     if not info.get("size_mb", "").isdigit():
         raise ReportError(f"run {label}: no 'BENCH-INFO size_mb=' line ({path})")
@@ -282,31 +318,46 @@ def parse_run(label, path, devices, rebinds):
 
 # --- aggregation --------------------------------------------------------------
 
-def row(device, size_mb, backend, metric, instrument, first, rest, nr_pages):
+def row(device, size_mb, backend, metric, instrument, first, rest, nr_pages, threads=1):
     r = {"device": device, "size_bytes": size_mb << 20, "backend": backend, "metric": metric,
          "instrument": instrument, "first": first, "median": median_int(rest),
          "min": min(rest), "max": max(rest), "n": len(rest), "samples": rest,
-         "nr_pages": nr_pages}
+         "nr_pages": nr_pages, "threads": threads}
     if metric == "memmap_init_ns" and nr_pages:
         r["ns_per_page"] = round(r["median"] / nr_pages, 3)
     return r
 
 
+def common_threads(binds):
+    """The most common thread count of the binds (the larger on a tie)."""
+    counts = collections.Counter(b["threads"] for b in binds.values())
+    return max(counts, key=lambda t: (counts[t], t))
+
+
+def run_labels(labels):
+    """The run labels present, in the table's order."""
+    return [b for b in RUNS if b in labels]
+
+
 def aggregate(runs, sizes, devices, rebinds):
-    """runs: {(backend, size_mb): (binds, floors, info)}."""
-    results, comparisons, crosscheck, floors = [], [], [], []
+    """runs: {(run label, size_mb): (binds, floors, info)}."""
+    results, comparisons, crosscheck, floors, speedups = [], [], [], [], []
+    labels = run_labels({b for b, _ in runs})
+    threaded = [b for b in labels if b in THREADED]
     for size in sizes:
         for d in devices:
             enable_instr = ("memremap_bench ktime_get_ns around memremap_pages()"
                             if d == "devprivate" else "EPOCHREALTIME around ndctl")
-            for b in BACKENDS:
+            for b in labels:
                 binds = runs[b, size][0][d]
                 pages = binds[1]["nr_pages"]
+                threads = common_threads(binds) if b in THREADED else 1
                 for metric in METRICS:
                     instr = (runs[b, size][2].get("instrument") if metric == "memmap_init_ns"
                              else enable_instr)
                     rest = [binds[k][metric] for k in range(1, rebinds + 1)]
-                    results.append(row(d, size, b, metric, instr, binds[0][metric], rest, pages))
+                    results.append(row(d, size, b, metric, instr, binds[0][metric], rest, pages,
+                                       threads))
             # The floor: the template boot's (the guest running the path it bounds).
             src = "template"
             fl = runs[src, size][1][d]
@@ -317,7 +368,7 @@ def aggregate(runs, sizes, devices, rebinds):
             fr["bytes"] = fl["bytes"]
             results.append(fr)
             by_boot = {}
-            for b in BACKENDS:
+            for b in labels:
                 f2 = runs[b, size][1][d]
                 by_boot[b] = {"fastest": f2["cand"],
                               "run_median": median_int([f2["run"][k] for k in
@@ -328,7 +379,7 @@ def aggregate(runs, sizes, devices, rebinds):
             floors.append({"device": d, "size_bytes": size << 20, "from": src,
                            "candidate": fl["cand"], "bytes": fl["bytes"],
                            "slower_than": above, "by_boot": by_boot})
-            for a, b in COMPARISONS:
+            for a, b in COMPARISONS + (THREAD_COMPARISONS if threaded else []):
                 ra = find(results, d, size, a, "memmap_init_ns")
                 rb = find(results, d, size, b, "memmap_init_ns")
                 c = {"device": d, "size_bytes": size << 20, "metric": "memmap_init_ns",
@@ -338,7 +389,14 @@ def aggregate(runs, sizes, devices, rebinds):
                                       f"({ra['instrument']} vs {rb['instrument']})")
                 c.update(welch(ra["samples"], rb["samples"]))
                 comparisons.append(c)
-            for b in BACKENDS[1:]:
+            for b in threaded:
+                one = find(results, d, size, THREADED[b], "memmap_init_ns")
+                many = find(results, d, size, b, "memmap_init_ns")
+                speedups.append({"device": d, "size_bytes": size << 20, "metric": "memmap_init_ns",
+                                 "a": b, "b": THREADED[b], "threads": many["threads"],
+                                 "ratio": (round(one["median"] / many["median"], 4)
+                                           if many["median"] else None)})
+            for b in labels[1:]:
                 binds = runs[b, size][0][d]
                 diffs = [(x["memmap_init_ns"] - x["tp_ns"], x["tp_ns"])
                          for x in binds.values() if x["tp_ns"] is not None]
@@ -352,7 +410,7 @@ def aggregate(runs, sizes, devices, rebinds):
                     "max_abs_diff_ns": max(abs(x) for x, _ in diffs),
                     "max_abs_diff_pct": round(max(100.0 * abs(x) / t for x, t in diffs if t), 4)
                     if any(t for _, t in diffs) else None})
-    return results, comparisons, crosscheck, floors
+    return results, comparisons, crosscheck, floors, speedups
 
 
 def find(results, device, size, backend, metric):
@@ -379,6 +437,24 @@ def wrap(text, indent=""):
 
 def fmt_ms(ns, dec):
     return f"{ns / 1e6:.{dec}f}"
+
+
+def run_name(r):
+    """A results row's name in the table: its run, a threaded one with its
+    thread count ("template, 2 threads"), the floor with its candidate."""
+    b = r["backend"]
+    if b == "floor":
+        return f"floor ({r['candidate']})"
+    if b in THREADED:
+        t = r["threads"]
+        return f"{THREADED[b]}, {t} thread{'' if t == 1 else 's'}"
+    return b
+
+
+def threads_cell(rs):
+    """The thread counts of rows rs: one number, or a/b when they differ."""
+    ts = [str(r["threads"]) for r in rs]
+    return ts[0] if len(set(ts)) == 1 else "/".join(ts)
 
 
 def table(doc):
@@ -412,13 +488,18 @@ def table(doc):
         out += wrap("Host: " + "; ".join(facts) + ".")
     if doc.get("host", {}).get("busy"):
         out += wrap(f"WARNING: {doc['host']['busy']}: timings are noisy.")
+    if doc.get("threads_skipped"):
+        out += wrap(f"Threaded boots skipped ({doc['threads_skipped']}): one thread only.")
+    labels = run_labels({r["backend"] for r in results})
+    threaded = [b for b in labels if b in THREADED]
     out.append("")
     out += wrap("memmap init time in ms: median [min-max] of the rebinds, the first bind, "
                 "and the median as a multiple of base and of the floor.")
     any_slow_floor = []
     for size in sizes:
         for d in devices:
-            rows = {b: find(results, d, size >> 20, b, "memmap_init_ns") for b in ALL_BACKENDS}
+            rows = {b: find(results, d, size >> 20, b, "memmap_init_ns")
+                    for b in labels + ["floor"]}
             big = max(r["max"] for r in rows.values())
             dec = 3 if big < 100e6 else 2
             out.append("")
@@ -426,19 +507,38 @@ def table(doc):
             out.append(f"  {'backend':<18} {'median':>8} {'min-max':>17} {'first':>8} "
                        f"{'x base':>6} {'x floor':>7}")
             base_med, floor_med = rows["base"]["median"], rows["floor"]["median"]
-            for b in ALL_BACKENDS:
+            for b in labels + ["floor"]:
                 r = rows[b]
-                name = f"floor ({r['candidate']})" if b == "floor" else b
+                name = run_name(r)
                 xb = f"{r['median'] / base_med:.2f}" if base_med > 0 else "n/a"
                 xf = f"{r['median'] / floor_med:.2f}" if floor_med > 0 else "n/a"
                 rng = f"{fmt_ms(r['min'], dec)}-{fmt_ms(r['max'], dec)}"
+                if len(name) > 18:
+                    # A long name ("template+streaming, 2 threads") on its own line.
+                    out.append(f"  {name}")
+                    name = ""
                 out.append(f"  {name:<18} {fmt_ms(r['median'], dec):>8} {rng:>17} "
                            f"{fmt_ms(r['first'], dec):>8} {xb:>6} {xf:>7}")
             for c in doc["comparisons"]:
                 if (c["device"], c["size_bytes"]) != (d, size):
                     continue
-                lab = f"{c['a']} vs {c['b']}:"
-                out.append(f"  {lab:<32} {c['verdict']}")
+                lab = f"{run_name(rows[c['a']])} vs {run_name(rows[c['b']])}:"
+                line = f"  {lab:<32} {c['verdict']}"
+                if len(line) > WIDTH:
+                    out.append(f"  {lab}")
+                    line = f"  {'':<32} {c['verdict']}"
+                out.append(line)
+            if threaded:
+                ts = {rows[b]["threads"] for b in threaded}
+                n = f"{min(ts)} thread{'' if ts == {1} else 's'}" if len(ts) == 1 else "N threads"
+                parts = []
+                for b in threaded:
+                    one, many = rows[THREADED[b]], rows[b]
+                    x = f"{one['median'] / many['median']:.2f}x" if many["median"] > 0 else "n/a"
+                    parts.append(f"{THREADED[b]} {x}" + ("" if len(ts) == 1 else
+                                                          f" (N={many['threads']})"))
+                out += wrap(f"speedup of {n} over 1 (ratio of medians): " + ", ".join(parts),
+                            "  ")
             for f in doc["floor"]:
                 if (f["device"], f["size_bytes"]) == (d, size) and f["slower_than"]:
                     any_slow_floor.append(f"{d} {human_bytes(size)}")
@@ -453,6 +553,14 @@ def table(doc):
     out += wrap("Floor: the fastest of eight movq per 64 B, memset(), rep stosq and MOVNTI "
                 "writing the same pages' struct page bytes in the template guest "
                 "(memremap_bench floor_pages=).")
+    if threaded:
+        out += wrap("Threads: the \"N threads\" rows let the kernel split the init "
+                    "(debugfs memmap_init_zone_device/max_threads=0: one thread per online "
+                    "CPU of the device's node; a range under two min_chunk_pages chunks "
+                    "stays on one), N the most common count over the binds; the other "
+                    "patched rows were held to one thread (max_threads=1). The floor is one "
+                    "CPU's: it bounds the single-threaded rows, a threaded row may go under "
+                    "it.")
     if any_slow_floor:
         out += wrap("WARNING: the floor came out slower than a template path it should "
                     f"bound ({'; '.join(any_slow_floor)}): that floor is not a bound.")
@@ -481,6 +589,21 @@ def table(doc):
                 cells.append(f"{fmt_ms(e[b]['median'], 2):>8} {'n/a' if q is None else f'{q:.2f}x':>5}")
             out.append(f"  {d:<11} {human_bytes(size):>7}  {fmt_ms(e['base']['median'], 2):>9}  "
                        f"{cells[0]:>14}  {cells[1]:>14}")
+    if threaded:
+        out.append("")
+        out += wrap("Whole bind on N threads, median ms and x base (the same instruments):")
+        out.append(f"  {'device':<11} {'size':>7}  {'threads':>7}  {'template':>14}  "
+                   f"{'+streaming':>14}")
+        for size in sizes:
+            for d in devices:
+                base = find(results, d, size >> 20, "base", "enable_ns")["median"]
+                e = [find(results, d, size >> 20, b, "enable_ns") for b in threaded]
+                cells = []
+                for r in e:
+                    q = "n/a" if not base else f"{r['median'] / base:.2f}x"
+                    cells.append(f"{fmt_ms(r['median'], 2):>8} {q:>5}")
+                out.append(f"  {d:<11} {human_bytes(size):>7}  {threads_cell(e):>7}  "
+                           f"{cells[0]:>14}  {cells[1]:>14}")
     out.append("")
     out += wrap("Cost per page, ns (median memmap init time / pages):")
     out.append(f"  {'device':<11} {'size':>7} {'base':>9} {'template':>9} {'+streaming':>10} "
@@ -488,10 +611,22 @@ def table(doc):
     for d in devices:
         for size in sizes:
             v = [find(results, d, size >> 20, b, "memmap_init_ns").get("ns_per_page")
-                 for b in ALL_BACKENDS]
+                 for b in BACKENDS + ["floor"]]
             cells = [("n/a" if x is None else f"{x:.1f}") for x in v]
             out.append(f"  {d:<11} {human_bytes(size):>7} {cells[0]:>9} {cells[1]:>9} "
                        f"{cells[2]:>10} {cells[3]:>9}")
+    if threaded:
+        out.append("")
+        out += wrap("Cost per page on N threads, ns (median memmap init time / pages):")
+        out.append(f"  {'device':<11} {'size':>7} {'threads':>7} {'template':>9} "
+                   f"{'+streaming':>10}")
+        for d in devices:
+            for size in sizes:
+                rs = [find(results, d, size >> 20, b, "memmap_init_ns") for b in threaded]
+                cells = [("n/a" if r.get("ns_per_page") is None else f"{r['ns_per_page']:.1f}")
+                         for r in rs]
+                out.append(f"  {d:<11} {human_bytes(size):>7} {threads_cell(rs):>7} "
+                           f"{cells[0]:>9} {cells[1]:>10}")
     probe = doc.get("probe")
     if probe:
         out.append("")
@@ -541,8 +676,9 @@ def svg_chart(doc):
     width, height = 760, 456
     left, right, top, bottom = 70, 20, 78, 108
     pw, ph = width - left - right, height - top - bottom
+    bars = run_labels({r["backend"] for r in results}) + ["floor"]
     vals = [find(results, d, sz, b, "memmap_init_ns")["max"] / 1e6
-            for d in devices for b in ALL_BACKENDS]
+            for d in devices for b in bars]
     step = nice_step(max(vals + [1e-6]) * 1.08)
     ymax = step * math.ceil(max(vals + [1e-6]) * 1.08 / step)
 
@@ -566,10 +702,16 @@ def svg_chart(doc):
     s.append(f'<text x="{width / 2}" y="40" text-anchor="middle" fill="#444">'
              f'{escape(sub)}; whiskers: min-max; labels: x base median</text>')
     lx = left + 10
-    for b in ALL_BACKENDS:
+    # Six entries (the threaded runs) need a smaller legend to fit.
+    pad, cw, lfont = (30, 8, "") if len(bars) <= 4 else (20, 6.2, ' font-size="11"')
+    for b in bars:
+        name = b
+        if b in THREADED:
+            ts = {r["threads"] for r in results if r["backend"] == b}
+            name = f"{THREADED[b]}, {ts.pop() if len(ts) == 1 else 'N'} threads"
         s.append(f'<rect x="{lx}" y="52" width="12" height="12" fill="{COLORS[b]}"/>')
-        s.append(f'<text x="{lx + 16}" y="62">{escape(b)}</text>')
-        lx += 30 + 8 * len(b)
+        s.append(f'<text x="{lx + 16}" y="62"{lfont}>{escape(name)}</text>')
+        lx += pad + cw * len(name)
     v = 0.0
     while v <= ymax + 1e-9:
         yy = y(v)
@@ -582,17 +724,19 @@ def svg_chart(doc):
     s.append(f'<text x="18" y="{top + ph / 2}" text-anchor="middle" '
              f'transform="rotate(-90 18 {top + ph / 2})">memmap init time (ms)</text>')
     group = pw / len(devices)
-    bar = min(48.0, group * 0.8 / len(ALL_BACKENDS))
+    bar = min(48.0, group * 0.8 / len(bars))
+    vfont = 11 if bar >= 30 else 9
     for i, d in enumerate(devices):
-        gx = left + group * i + (group - bar * len(ALL_BACKENDS)) / 2
+        gx = left + group * i + (group - bar * len(bars)) / 2
         base = find(results, d, sz, "base", "memmap_init_ns")["median"]
-        for j, b in enumerate(ALL_BACKENDS):
+        for j, b in enumerate(bars):
             r = find(results, d, sz, b, "memmap_init_ns")
             x = gx + bar * j
             med, lo, hi = r["median"] / 1e6, r["min"] / 1e6, r["max"] / 1e6
+            name = b if b == "floor" else run_name(r)
             s.append(f'<rect x="{x + 2:.1f}" y="{y(med):.1f}" width="{bar - 4:.1f}" '
                      f'height="{max(0.0, y(0) - y(med)):.1f}" fill="{COLORS[b]}">'
-                     f'<title>{escape(d)} {escape(b)}: median {med:.3f} ms, '
+                     f'<title>{escape(d)} {escape(name)}: median {med:.3f} ms, '
                      f'min {lo:.3f}, max {hi:.3f}, first {r["first"] / 1e6:.3f}</title></rect>')
             cx = x + bar / 2
             s.append(f'<line x1="{cx:.1f}" y1="{y(lo):.1f}" x2="{cx:.1f}" y2="{y(hi):.1f}" '
@@ -602,7 +746,7 @@ def svg_chart(doc):
                          f'y2="{yy:.1f}" stroke="black" stroke-width="1.2"/>')
             if b != "base" and base > 0:
                 s.append(f'<text x="{cx:.1f}" y="{y(hi) - 5:.1f}" text-anchor="middle" '
-                         f'font-size="11">{r["median"] / base:.2f}x</text>')
+                         f'font-size="{vfont}">{r["median"] / base:.2f}x</text>')
         s.append(f'<text x="{left + group * (i + 0.5):.1f}" y="{top + ph + 18}" '
                  f'text-anchor="middle" font-weight="bold">{escape(d)}</text>')
     kern = doc.get("kernels", {})
@@ -648,7 +792,7 @@ def kernel_facts(name, d):
 
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description="Summarise bench.sh boots.")
-    ap.add_argument("--run", action="append", default=[], metavar="BACKEND=OUT")
+    ap.add_argument("--run", action="append", default=[], metavar="RUN=OUT")
     ap.add_argument("--devices")
     ap.add_argument("--rebinds")
     ap.add_argument("--accel", default="unknown")
@@ -698,12 +842,16 @@ def main():
     paths = []
     for r in a.run:
         label, sep, path = r.partition("=")
-        if not sep or label not in BACKENDS or not path:
-            usage_error(f"--run '{r}': need BACKEND=FILE with BACKEND one of {', '.join(BACKENDS)}")
+        if not sep or label not in RUNS or not path:
+            usage_error(f"--run '{r}': need RUN=FILE with RUN one of {', '.join(RUNS)}")
         paths.append((label, path))
-    missing = [b for b in BACKENDS if b not in {x for x, _ in paths}]
+    given = {x for x, _ in paths}
+    need = BACKENDS + (list(THREADED) if given & set(THREADED) else [])
+    missing = [b for b in need if b not in given]
     if missing:
-        usage_error(f"--run missing for {', '.join(missing)}")
+        usage_error(f"--run missing for {', '.join(missing)}"
+                    + (" (the threaded runs come in pairs)" if given & set(THREADED) else ""))
+    labels = run_labels(given)
 
     try:
         runs = {}
@@ -714,7 +862,7 @@ def main():
             runs[label, size] = (binds, floors, info)
         sizes = sorted({s for _, s in runs})
         for s in sizes:
-            lack = [b for b in BACKENDS if (b, s) not in runs]
+            lack = [b for b in labels if (b, s) not in runs]
             if lack:
                 raise ReportError(f"size {s} MiB has no run of {', '.join(lack)}")
         doc = {"accel": a.accel}
@@ -752,11 +900,21 @@ def main():
             if info.get("hz", "").isdigit():
                 k["hz"] = int(info["hz"])
             if name == "patched":
-                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in BACKENDS[1:]}
+                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in labels[1:]}
+                # The thread knobs each patched boot ran with (debugfs).
+                mt = {b: runs[b, sizes[0]][2].get("max_threads") for b in labels[1:]}
+                if all(v is not None and v.isdigit() for v in mt.values()):
+                    k["max_threads"] = {b: int(v) for b, v in mt.items()}
+                mc = {runs[b, sizes[0]][2].get("min_chunk_pages") for b in labels[1:]}
+                mc = [v for v in mc if v is not None and v.isdigit()]
+                if len(mc) == 1:
+                    k["min_chunk_pages"] = int(mc[0])
         doc["kernels"] = kernels
         doc["kernel_config_sha256"] = {n: kernels[n].get("config_sha256") for n in kernels}
         (doc["results"], doc["comparisons"], doc["crosscheck"],
-         doc["floor"]) = aggregate(runs, sizes, devices, rebinds)
+         doc["floor"], speedups) = aggregate(runs, sizes, devices, rebinds)
+        if speedups:
+            doc["speedup"] = speedups
         if a.probe:
             try:
                 with open(a.probe, encoding="utf-8") as f:

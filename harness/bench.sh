@@ -3,21 +3,30 @@
 #
 # bench.sh [options]: the project's main job: measure memmap_init_zone_device()
 # in a VM on the base kernel and on the patched kernel with the template
-# backend and with template+streaming, and report the numbers.
+# backend and with template+streaming, on one thread and on all the
+# guest's vCPUs, and report the numbers.
 #
-# Three boots per size, same devices (harness/vm.sh, guest/tests/bench):
-#   base                 unpatched 7.3.4 (build-kernel.sh --base guest)
-#   template             patched (build-kernel.sh stream-off), memmap_streaming=off
-#   template+streaming   the same kernel, memmap_streaming=on
-# Each boot binds every device once (first bind) and then REBINDS more
-# times, recording per bind the memmap init time (the function_graph
-# tracer on memmap_init_zone_device() alone, the same on both kernels; the
-# patched kernel's tracepoint as a cross-check) and the whole enable time,
-# then times the store floor for the device's pages (memremap_bench
-# floor_pages=, built for both kernels).  A patched boot whose tracepoint
-# reports another backend fails.  Then the user-space store probe
-# (store-probe.sh) runs on the host, and bench-report.py prints the table
-# (verdicts, floor, ns per page) and writes the JSON and the SVG chart.
+# Five boots per size, same devices (harness/vm.sh, guest/tests/bench):
+#   base                        unpatched 7.3.4 (build-kernel.sh --base guest)
+#   template                    patched (build-kernel.sh stream-off),
+#                               memmap_streaming=off, one thread
+#   template+streaming          the same kernel, memmap_streaming=on, one thread
+#   template-threads            memmap_streaming=off, automatic threads (one per
+#                               vCPU); in the table "template, N threads"
+#   template+streaming-threads  memmap_streaming=on, automatic threads; in the
+#                               table "template+streaming, N threads"
+# The patched guests set the kernel's debugfs max_threads to 1 or to 0
+# (automatic).  Each boot binds every device once (first bind) and then
+# REBINDS more times, recording per bind the memmap init time (the
+# function_graph tracer on memmap_init_zone_device() alone, the same on
+# both kernels; the patched kernel's tracepoint as a cross-check), its
+# thread count and the whole enable time, then times the store floor for
+# the device's pages (memremap_bench floor_pages=, built for both
+# kernels).  A patched boot whose tracepoint reports another backend, or
+# another thread count than the boot asks for, fails.  Then the
+# user-space store probe (store-probe.sh) runs on the host, and
+# bench-report.py prints the table (verdicts, floor, ns per page, the
+# threads' speedup) and writes the JSON and the SVG chart.
 # "bench-report.py --cover FILE.json" prints that table again.
 #
 # Options (all checked before anything is built or booted; errors exit 2):
@@ -26,13 +35,22 @@
 #   --rebinds N     rebinds per device and boot, 1..200 (default 10)
 #   --size SIZE     NVDIMM size and device-private range, NNNM, NNNG or NNNT,
 #                   a multiple of 128M, at least 256M (default 4G: a few
-#                   minutes under TCG; e.g. 100G on a KVM host)
-#   --sizes LIST    several sizes in one run, e.g. 1G,4G,16G: three boots
+#                   minutes under TCG; e.g. 100G on a KVM host); 128M with
+#                   --devices devprivate alone (a namespace needs 256M)
+#   --sizes LIST    several sizes in one run, e.g. 1G,4G,16G: five boots
 #                   per size; the table adds ns per page per size (the
 #                   cost curve)
+#   --smp N         guest vCPUs, 1..64 (default 2; QEMU runs a TCG guest's
+#                   vCPUs on as many host threads, so under TCG more vCPUs
+#                   than host CPUs measure nothing).  On a KVM host --smp N
+#                   measures the scaling of the threaded init: run e.g.
+#                   --accel kvm --smp 8 --size 100G once per N and compare
+#                   the "template, N threads" rows.  With --smp 1 the
+#                   threaded boots are skipped: one vCPU runs one thread.
+#   --no-threads    skip the two threaded boots (three boots per size)
 #   --accel auto|kvm|tcg   as vm.sh (default $MZ_ACCEL, else auto); auto
 #                   takes KVM only if kvm-probe.sh says both kernels boot
-#                   under it, so all three boots use the same accelerator
+#                   under it, so all the boots use the same accelerator
 #   --results FILE  JSON output (default $BENCH_RESULTS, else
 #                   $MZ_CACHE/results/bench.json); the table also goes to
 #                   FILE with .txt for .json
@@ -52,14 +70,15 @@
 # directories instead of calling build-kernel.sh; BENCH_TIMEOUT sets the
 # per-boot timeout in seconds; MZ_VM_DIR (default $MZ_CACHE/vm-bench) holds
 # the NVDIMM file; BENCH_MEMAVAIL_MIB, BENCH_DISKFREE_MIB replace the host's
-# figures (for tests).  Logs:
-# $MZ_LOGS/bench-{base,template,streaming}-SIZEM.{log,out}.
+# figures (for tests).  Logs: $MZ_LOGS/bench-{base,template,streaming,
+# template-threads,streaming-threads}-SIZEM.{log,out}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 ALL_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
 MAX_REBINDS=200
+MAX_SMP=64
 
 # bad REASON: a one-line argument error, exit 2.
 bad() {
@@ -76,13 +95,15 @@ accel=${MZ_ACCEL:-auto}
 results=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 chart=
 probe=1
+threads=1
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--devices|--rebinds|--size|--sizes|--accel|--results|--chart)
+	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--devices) devices_arg=$2 ;;
 		--rebinds) rebinds=$2 ;;
+		--smp) vcpus=$2 ;;
 		--size)
 			case "$2" in *,*) bad "--size '$2': one size (use --sizes for a list)" ;; esac
 			sizes_arg=$2 ;;
@@ -92,9 +113,10 @@ while [ $# -gt 0 ]; do
 		--chart) chart=$2 ;;
 		esac
 		shift 2 ;;
-	--devices=*|--rebinds=*|--size=*|--sizes=*|--accel=*|--results=*|--chart=*)
+	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
+	--no-threads) threads=0; shift ;;
 	--check-args) check_only=1; shift ;;
 	-h|--help)
 		# The header comment, without the SPDX line.
@@ -139,12 +161,34 @@ for sz in "${sizes[@]}"; do
 	G) s=$((BASH_REMATCH[1] * 1024)) ;;
 	T) s=$((BASH_REMATCH[1] * 1024 * 1024)) ;;
 	esac
-	[ "$s" -ge 256 ] || bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment)"
+	# A device-private range may be one memory section; a namespace
+	# needs more.
+	if [ "$pmem" = 0 ]; then
+		[ "$s" -ge 128 ] || bad "--size $sz: at least 128M (one memory section)"
+	elif [ "$s" = 128 ]; then
+		bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment); 128M only with --devices devprivate"
+	else
+		[ "$s" -ge 256 ] || bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment)"
+	fi
 	[ $((s % 128)) -eq 0 ] || bad "--size $sz: not a multiple of 128M (one memory section)"
 	case " ${size_mibs[*]} " in *" $s "*) bad "--sizes: $sz is named twice" ;; esac
 	size_mibs+=("$s")
 	if [ "$s" -gt "$size_mib" ]; then size_mib=$s; size=$sz; fi
 done
+
+[[ "$vcpus" =~ ^[0-9]+$ ]] || bad "--smp '$vcpus': not a number of vCPUs (1..$MAX_SMP)"
+vcpus=$((10#$vcpus))
+if [ "$vcpus" -lt 1 ] || [ "$vcpus" -gt "$MAX_SMP" ]; then
+	bad "--smp $vcpus: the guest takes 1 to $MAX_SMP vCPUs"
+fi
+# One vCPU runs one thread: the threaded boots would repeat the others.
+threads_skipped=
+if [ "$threads" = 0 ]; then
+	threads_skipped="--no-threads"
+elif [ "$vcpus" = 1 ]; then
+	threads=0 threads_skipped="--smp 1: one vCPU runs the threaded init on one thread"
+fi
+per_size=$((threads ? 5 : 3))
 
 case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
 
@@ -205,12 +249,14 @@ if [ "$accel" = kvm ] && ! kvm_usable; then
 fi
 
 # Per boot: the binds, then the floor (16 writes of the candidates, some
-# of them slow to emulate, and REBINDS+1 of the fastest).
-timeout=${BENCH_TIMEOUT:-$((180 + ${#devices[@]} * ((rebinds + 1) * (5 + size_mib / 1024) + 2 + 2 * size_mib / 1024)))}
+# of them slow to emulate, and REBINDS+1 of the fastest); a threaded boot
+# is not slower.  Beyond the default 2 vCPUs, 5 s each for bringing them
+# up (more vCPUs than host CPUs share them under TCG).
+timeout=${BENCH_TIMEOUT:-$((180 + 5 * (vcpus > 2 ? vcpus - 2 : 0) + ${#devices[@]} * ((rebinds + 1) * (5 + size_mib / 1024) + 2 + 2 * size_mib / 1024)))}
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "BENCH_TIMEOUT '$timeout': not a positive number of seconds"
 
 if [ "$check_only" = 1 ]; then
-	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}")"
+	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}"), $vcpus vCPU(s), $per_size boots per size${threads_skipped:+ (threaded boots skipped: $threads_skipped)}"
 	exit 0
 fi
 
@@ -222,7 +268,8 @@ done
 
 start=$(date +%s)
 devlist=$(IFS=,; echo "${devices[*]}")
-info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPUs; accel $accel"
+info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); accel $accel; $per_size boots per size"
+[ -z "$threads_skipped" ] || info "threaded boots skipped ($threads_skipped): the table has the single-threaded rows only"
 
 # Noise: other work on the host, sampled whenever none of ours runs.
 # other_qemu: QEMU processes running now (qemu-system-x86_64: the kernel
@@ -331,19 +378,20 @@ if [ "$accel" = auto ]; then
 	info "accelerator: $accel"
 fi
 
-# --- the three boots ------------------------------------------------------------
+# --- the boots ------------------------------------------------------------------
 
 export MZ_VM_DIR=$vmdir
 mkdir -p "$MZ_LOGS" "$vmdir"
 nvdimms=0
 [ "$pmem" = 0 ] || nvdimms=1
 
-# boot N LABEL FILE BUILD INITRD EXPECT SIZE_MIB [APPEND]: one boot, output
-# in $MZ_LOGS/bench-FILE-SIZE_MIBM.out.
-nboots=$((3 * ${#size_mibs[@]}))
+# boot N LABEL FILE BUILD INITRD EXPECT THREADS SIZE_MIB [APPEND]: one boot
+# (THREADS 1 or auto, guest/tests/bench's), output in
+# $MZ_LOGS/bench-FILE-SIZE_MIBM.out.
+nboots=$((per_size * ${#size_mibs[@]}))
 run_args=()
 boot() {
-	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 smib=$7 append=${8:-} b0 out
+	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 thr=$7 smib=$8 append=${9:-} b0 out t
 	file=$file-${smib}M
 	out=$MZ_LOGS/bench-$file.out
 	local args=(--accel "$accel" --timeout "$timeout" --nvdimms "$nvdimms"
@@ -354,20 +402,27 @@ boot() {
 	b0=$(date +%s)
 	info "boot $n/$nboots: $label, $smib MiB ($(basename "$build")${append:+, $append}), up to ${timeout}s"
 	"$MZ_ROOT/harness/vm.sh" "${args[@]}" "$build" "$initrd" \
-		bench "$(IFS=+; echo "${devices[*]}")" "$rebinds" "$smib" "$expect" \
+		bench "$(IFS=+; echo "${devices[*]}")" "$rebinds" "$smib" "$expect" "$thr" \
 		>"$out" || {
 		grep -a 'BENCH-ERROR' "$out" >&2 || true
 		die "boot $n/$nboots ($label, $smib MiB) failed; console: $MZ_LOGS/bench-$file.log, output: $out"
 	}
-	info "boot $n/$nboots: $label done in $(mz_since "$b0") s ($(grep -c '^BENCH ' "$out") binds)"
+	# The threads the binds ran on, the most common count (bench-report.py's).
+	t=$(sed -n 's/^BENCH .* threads=\([0-9][0-9]*\).*/\1/p' "$out" | sort -n | uniq -c |
+		sort -k1,1nr -k2,2nr | awk 'NR == 1 { print $2 }')
+	info "boot $n/$nboots: $label done in $(mz_since "$b0") s ($(grep -c '^BENCH ' "$out") binds, ${t:-?} thread(s))"
 	run_args+=(--run "$label=$out")
 }
 n=0
 for smib in "${size_mibs[@]}"; do
-	boot $((n + 1)) base base "$base_build" "$base_initrd" base "$smib"
-	boot $((n + 2)) template template "$patched_build" "$patched_initrd" template "$smib" memmap_streaming=off
-	boot $((n + 3)) template+streaming streaming "$patched_build" "$patched_initrd" template+streaming "$smib" memmap_streaming=on
-	n=$((n + 3))
+	boot $((n + 1)) base base "$base_build" "$base_initrd" base 1 "$smib"
+	boot $((n + 2)) template template "$patched_build" "$patched_initrd" template 1 "$smib" memmap_streaming=off
+	boot $((n + 3)) template+streaming streaming "$patched_build" "$patched_initrd" template+streaming 1 "$smib" memmap_streaming=on
+	if [ "$threads" = 1 ]; then
+		boot $((n + 4)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$smib" memmap_streaming=off
+		boot $((n + 5)) template+streaming-threads streaming-threads "$patched_build" "$patched_initrd" template+streaming auto "$smib" memmap_streaming=on
+	fi
+	n=$((n + per_size))
 done
 
 # --- the probe and the report -------------------------------------------------
@@ -384,6 +439,9 @@ else
 	report_args+=(--no-probe)
 fi
 
+if [ -n "$threads_skipped" ]; then
+	report_args+=(--fact "threads_skipped=$threads_skipped")
+fi
 if [ "$qemu_max" -gt 0 ] || [ "$busy_max" -ge 25 ]; then
 	report_args+=(--fact "busy=the host was busy: up to $busy_max% of its $(nproc) CPUs in use by others and $qemu_max other QEMU process(es) when sampled between boots")
 fi

@@ -172,10 +172,11 @@ codegen() {
 	b=${MZ_CODEGEN_BUILD:-$("$MZ_ROOT/harness/build-kernel.sh" stream-off)}
 	obj=$b/mm/mm_init.o
 	[ -f "$obj" ] || die "$obj missing"
-	# function, minimum SFENCEs: memmap_init_zone_device drains before
-	# compound setup, before cond_resched() and before pageblock init;
+	# function, minimum SFENCEs: zone_device_memmap_init_range (the loop
+	# every thread runs on its chunks) drains before compound setup,
+	# before cond_resched() and at the end of its chunk;
 	# memmap_init_compound before prep_compound_head().
-	for f in memmap_init_zone_device:3 memmap_init_compound:1; do
+	for f in zone_device_memmap_init_range:3 memmap_init_compound:1; do
 		body=$(objdump -d --no-show-raw-insn "$obj" | awk -v f="<${f%%:*}>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on')
 		[ -n "$body" ] || { warn "${f%%:*} not found in $obj"; bad=1; continue; }
 		words=$(grep -cE 'mov +%r[a-z0-9]+,0x(8|10|18|20|28|30|38)\(%r' <<<"$body" || true)

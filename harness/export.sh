@@ -26,7 +26,7 @@ g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null ||
 	die "$MZ_TREE has uncommitted changes; commit them first"
 
 n=$(g rev-list --count "$MZ_BASE_TAG"..series)
-prefix=${MZ_SUBJECT_PREFIX:-PATCH v6}
+prefix=${MZ_SUBJECT_PREFIX:-PATCH v7}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -57,14 +57,19 @@ done
 
 # The mirror: exactly the files the series touches, as the series leaves them.
 read -r -a mirror_dirs <<<"$MZ_MIRROR_DIRS"
+mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series)
+# Check every path before removing anything, so a refusal changes nothing.
+for f in "${files[@]}"; do
+	mirrored=0
+	for d in "${mirror_dirs[@]}"; do
+		case "$f" in "$d"|"$d"/*) mirrored=1 ;; esac
+	done
+	[ "$mirrored" = 1 ] ||
+		die "the series touches $f, outside the mirrored directories; extend MZ_MIRROR_DIRS in harness/lib.sh"
+done
 mapfile -t old < <(git -C "$MZ_ROOT" ls-files -- "${mirror_dirs[@]}")
 for f in "${old[@]}"; do rm -f "$MZ_ROOT/$f"; done
-mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series)
 for f in "${files[@]}"; do
-	case "$f" in
-	mm/*|arch/*|include/*|drivers/*|lib/*|Documentation/*|tools/testing/selftests/*|MAINTAINERS) ;;
-	*) die "the series touches $f, outside the mirrored directories; extend MZ_MIRROR_DIRS in harness/lib.sh" ;;
-	esac
 	if g cat-file -e "series:$f" 2>/dev/null; then
 		mkdir -p "$MZ_ROOT/$(dirname "$f")"
 		g show "series:$f" >"$MZ_ROOT/$f"

@@ -60,7 +60,7 @@ mz_since() { echo $(( $(date +%s) - $1 )); }
 
 # The top-level directories (and MAINTAINERS) that mirror the kernel tree
 # (see export.sh).
-MZ_MIRROR_DIRS="mm arch include drivers lib Documentation tools/testing/selftests MAINTAINERS"
+MZ_MIRROR_DIRS="mm arch include drivers kernel lib Documentation tools/testing/selftests MAINTAINERS"
 
 # A stamp of the series as it is in patches/ now.
 series_stamp() {

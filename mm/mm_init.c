@@ -34,6 +34,7 @@
 #include <linux/hugetlb.h>
 #include <linux/page_ref.h>
 #include <linux/unroll.h>
+#include <linux/debugfs.h>
 #include "internal.h"
 #include "mm_init.h"
 #include "page_alloc.h"
@@ -1188,21 +1189,178 @@ static void __ref memmap_init_compound(struct page *head,
 	prep_compound_head(head, order);
 }
 
+/* What memmap_init_zone_device() passes to zone_device_memmap_init_range(). */
+struct zone_device_memmap_job {
+	struct dev_pagemap *pgmap;
+	struct vmem_altmap *altmap;
+	unsigned long zone_idx;
+	unsigned int pfns_per_compound;
+	int nid;
+	bool use_template;
+	bool streaming;
+};
+
+/*
+ * Initialize the struct pages of [@start_pfn, @end_pfn), which starts and
+ * ends at compound page boundaries: the whole range, or one chunk of it
+ * when several threads share the work.  A chunk depends on no other: it
+ * seeds its own template from its first page, and drains its own
+ * non-temporal stores before it returns, which is before its thread
+ * reports the chunk done.
+ */
+static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
+						unsigned long end_pfn,
+						void *arg)
+{
+	const struct zone_device_memmap_job *job = arg;
+	unsigned int pfns_per_compound = job->pfns_per_compound;
+	bool use_template = job->use_template;
+	bool streaming = job->streaming;
+	struct page template;
+	unsigned long pfn;
+
+	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (use_template && pfn != start_pfn) {
+			zone_device_page_init_from_template(page, pfn, &template,
+							    streaming);
+		} else {
+			/* Seed the template from the first real page. */
+			zone_device_page_init_slow(page, pfn, job->zone_idx,
+						   job->nid, job->pgmap);
+			if (use_template)
+				template = *page;
+		}
+
+		if (IS_ALIGNED(pfn, PAGES_PER_SECTION)) {
+			/*
+			 * Like every other user of non-temporal stores, drain
+			 * them before a point where the task may be preempted
+			 * and continue on another CPU.
+			 */
+			if (streaming)
+				memcpy_nontemporal_drain();
+			cond_resched();
+		}
+
+		if (pfns_per_compound == 1)
+			continue;
+
+		/* Compound head setup reads and writes the head page. */
+		if (streaming)
+			memcpy_nontemporal_drain();
+		memmap_init_compound(page, pfn, job->zone_idx, job->nid,
+				     job->pgmap,
+				     compound_nr_pages(pfn, job->altmap, job->pgmap),
+				     use_template, streaming);
+	}
+
+	/*
+	 * The pages are read once every chunk is done: by pageblock init
+	 * (under CONFIG_DEBUG_VM), then by anyone once the pgmap is
+	 * published.  The completion the thread signals after this orders
+	 * the drained stores before those reads.
+	 */
+	if (streaming)
+		memcpy_nontemporal_drain();
+}
+
+/*
+ * Multithreaded init.  One CPU writes struct pages about as fast as it can
+ * store to memory, so a large range is split into chunks that padata hands
+ * to threads on the CPUs of the range's node.  Chunks are multiples of a
+ * compound page and, unless a smaller chunk is asked for below, of a memory
+ * section, and at least two sections long: a range of less than two
+ * chunks stays on the calling thread.  Waking a helper costs about as
+ * much as writing a section's struct pages (see the changelog).
+ *
+ * Debugging aids, in debugfs under memmap_init_zone_device/, read at the
+ * start of each call (not an ABI):
+ *   max_threads      at most this many threads; 0 (the default): one per
+ *                    online CPU of the node
+ *   min_chunk_pages  the smallest chunk, in pages (default: two sections);
+ *                    rounded up to the compound page size
+ */
+#define ZONE_DEVICE_MEMMAP_MIN_CHUNK	(2 * PAGES_PER_SECTION)
+
+static unsigned int zone_device_memmap_max_threads;
+static unsigned long zone_device_memmap_min_chunk = ZONE_DEVICE_MEMMAP_MIN_CHUNK;
+
+static int __init zone_device_memmap_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("memmap_init_zone_device", NULL);
+
+	debugfs_create_u32("max_threads", 0600, dir,
+			   &zone_device_memmap_max_threads);
+	debugfs_create_ulong("min_chunk_pages", 0600, dir,
+			     &zone_device_memmap_min_chunk);
+	return 0;
+}
+late_initcall(zone_device_memmap_debugfs_init);
+
+/*
+ * Split [@start_pfn, @start_pfn + @nr_pages) over the CPUs of node @nid and
+ * initialize it.  Return the number of threads that did.
+ */
+static int zone_device_memmap_init(unsigned long start_pfn,
+				   unsigned long nr_pages, int nid,
+				   struct zone_device_memmap_job *job)
+{
+	unsigned int max_threads = READ_ONCE(zone_device_memmap_max_threads);
+	unsigned long min_chunk = READ_ONCE(zone_device_memmap_min_chunk);
+	struct padata_mt_job mt_job = {
+		.thread_fn   = zone_device_memmap_init_range,
+		.fn_arg      = job,
+		.start       = start_pfn,
+		.size        = nr_pages,
+		.numa_aware  = false,
+	};
+	int cpus;
+
+	/* Run on the node's CPUs, or the caller's node's if it has none. */
+	cpus = cpumask_weight_and(cpumask_of_node(nid), cpu_online_mask);
+	if (!cpus) {
+		nid = numa_node_id();
+		cpus = cpumask_weight_and(cpumask_of_node(nid), cpu_online_mask);
+	}
+	if (!max_threads || max_threads > cpus)
+		max_threads = max(cpus, 1);
+
+	/*
+	 * Chunk boundaries fall on multiples of the chunk size, so a range
+	 * that does not start at a compound page boundary (none is known)
+	 * could have a compound page split between two threads.
+	 */
+	if (!IS_ALIGNED(start_pfn, job->pfns_per_compound))
+		max_threads = 1;
+
+	/* Sections, unless a smaller chunk is asked for: see above. */
+	min_chunk = max(min_chunk, 1UL);
+	mt_job.align = max_t(unsigned long, job->pfns_per_compound,
+			     min(PAGES_PER_SECTION,
+				 rounddown_pow_of_two(min_chunk)));
+	mt_job.min_chunk = roundup(min_chunk, mt_job.align);
+	mt_job.max_threads = max_threads;
+	mt_job.nid = nid;
+
+	return padata_do_multithreaded(&mt_job);
+}
+
 void __ref memmap_init_zone_device(struct zone *zone,
 				   unsigned long start_pfn,
 				   unsigned long nr_pages,
 				   struct dev_pagemap *pgmap)
 {
-	unsigned long pfn, end_pfn = start_pfn + nr_pages;
+	unsigned long end_pfn = start_pfn + nr_pages;
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	struct vmem_altmap *altmap = pgmap_altmap(pgmap);
-	unsigned int pfns_per_compound = pgmap_vmemmap_nr(pgmap);
 	unsigned long zone_idx = zone_idx(zone);
 	u64 start = ktime_get_ns();
-	int nid = pgdat->node_id;
-	struct page template;
 	enum memmap_init_backend backend;
+	struct zone_device_memmap_job job;
 	bool use_template, streaming;
+	int threads = 0;
 	u64 duration;
 
 	if (WARN_ON_ONCE(!pgmap || zone_idx != ZONE_DEVICE))
@@ -1225,50 +1383,23 @@ void __ref memmap_init_zone_device(struct zone *zone,
 	if (!nr_pages)
 		goto out;
 
-	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
-		struct page *page = pfn_to_page(pfn);
-
-		if (use_template && pfn != start_pfn) {
-			zone_device_page_init_from_template(page, pfn, &template,
-							    streaming);
-		} else {
-			/* Seed the template from the first real page. */
-			zone_device_page_init_slow(page, pfn, zone_idx, nid, pgmap);
-			if (use_template)
-				template = *page;
-		}
-
-		if (IS_ALIGNED(pfn, PAGES_PER_SECTION)) {
-			/*
-			 * Like every other user of non-temporal stores, drain
-			 * them before a point where the task may be preempted
-			 * and continue on another CPU.
-			 */
-			if (streaming)
-				memcpy_nontemporal_drain();
-			cond_resched();
-		}
-
-		if (pfns_per_compound == 1)
-			continue;
-
-		/* Compound head setup reads and writes the head page. */
-		if (streaming)
-			memcpy_nontemporal_drain();
-		memmap_init_compound(page, pfn, zone_idx, nid, pgmap,
-				     compound_nr_pages(pfn, altmap, pgmap),
-				     use_template, streaming);
-	}
+	job = (struct zone_device_memmap_job) {
+		.pgmap             = pgmap,
+		.altmap            = altmap,
+		.zone_idx          = zone_idx,
+		.pfns_per_compound = pgmap_vmemmap_nr(pgmap),
+		.nid               = pgdat->node_id,
+		.use_template      = use_template,
+		.streaming         = streaming,
+	};
+	threads = zone_device_memmap_init(start_pfn, nr_pages, pgdat->node_id,
+					  &job);
 
 	/*
-	 * Pageblock init writes the section's pageblock bitmap, not the pages
-	 * (under CONFIG_DEBUG_VM it reads the zone from each pageblock's first
-	 * page), but the pages are published to other CPUs once we return:
-	 * drain here, after the last non-temporal store.
+	 * Pageblock init writes the section's pageblock bitmap, not the
+	 * pages, once for the whole range.  Every chunk drained its
+	 * non-temporal stores before its thread completed.
 	 */
-	if (streaming)
-		memcpy_nontemporal_drain();
-
 	pageblock_migratetype_init_range(start_pfn, nr_pages, MIGRATE_MOVABLE, false);
 
 out:
@@ -1276,11 +1407,11 @@ out:
 	backend = streaming ? MEMMAP_INIT_TEMPLATE_STREAMING :
 		  use_template ? MEMMAP_INIT_TEMPLATE : MEMMAP_INIT_SLOW;
 	trace_memmap_init_zone_device(start_pfn, nr_pages, pgmap->type,
-				      altmap, backend, duration);
-	pr_debug("%s initialised %lu pages in %llums (%s)\n", __func__,
-		 nr_pages, div_u64(duration, NSEC_PER_MSEC),
+				      altmap, backend, threads, duration);
+	pr_debug("%s initialised %lu pages in %llums (%s) on %d thread(s)\n",
+		 __func__, nr_pages, div_u64(duration, NSEC_PER_MSEC),
 		 streaming ? "template+streaming" :
-		 use_template ? "template" : "slow");
+		 use_template ? "template" : "slow", threads);
 }
 #endif
 
@@ -2244,6 +2375,7 @@ static int __init deferred_init_memmap(void *data)
 		.min_chunk   = PAGES_PER_SECTION,
 		.max_threads = max_threads,
 		.numa_aware  = false,
+		.nid         = NUMA_NO_NODE,
 	};
 
 	padata_do_multithreaded(&job);

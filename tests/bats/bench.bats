@@ -7,12 +7,15 @@
 #   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-stream-off bats tests/bats/bench.bats
 #
 # bench.sh's argument checks (each a one-line reason, exit 2, before any
-# build or boot) and bench-report.py on the canned guest output in
-# tests/bats/fixtures/bench/ (two devices, three rebinds, numbers chosen so
-# the medians are easy to check), a few seconds.  The last test boots the
-# patched kernel in MZ_TEST_BUILD (skipped without it) and runs the real
-# guest/tests/bench once on a 256 MiB NVDIMM (about a minute under TCG).
-# Every test runs with MZ_CACHE in its own temporary directory.
+# build or boot), its boots with a stand-in for vm.sh that prints canned
+# guest output, guest/tests/bench's own argument checks, and
+# bench-report.py on the canned guest output in tests/bats/fixtures/bench/
+# (two devices, three rebinds, numbers chosen so the medians are easy to
+# check; *-threads.out are the threaded boots, on 2 threads), a few
+# seconds.  The last test boots the patched kernel in MZ_TEST_BUILD
+# (skipped without it) and runs the real guest/tests/bench once on a
+# 256 MiB NVDIMM (about a minute under TCG).  Every test runs with
+# MZ_CACHE in its own temporary directory.
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
@@ -47,6 +50,12 @@ bench_bad() {
 report() {
 	"$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$FIX/template.out" \
 		--run "template+streaming=$FIX/streaming.out" "$@"
+}
+
+# report_threads ARGS...: report with the two threaded runs too.
+report_threads() {
+	report --run "template-threads=$FIX/template-threads.out" \
+		--run "template+streaming-threads=$FIX/streaming-threads.out" "$@"
 }
 
 # jq-free JSON look-ups.
@@ -101,9 +110,48 @@ pyjson() {
 
 @test "bench.sh: --check-args validates and exits before anything is built" {
 	run -0 --separate-stderr "$H/bench.sh" --check-args --sizes 1G,4G,16G --rebinds 3 --no-probe
-	[ "$output" = "bench.sh: arguments OK: 4 device(s), 3 rebinds, size(s) 1G,4G,16G" ]
+	[ "$output" = "bench.sh: arguments OK: 4 device(s), 3 rebinds, size(s) 1G,4G,16G, 2 vCPU(s), 5 boots per size" ]
 	[ ! -e "$MZ_CACHE" ]
 	bench_bad --check-args --rebinds 0
+}
+
+@test "bench.sh: --smp takes 1 to 64 vCPUs" {
+	bench_bad --smp 0
+	[[ "$stderr" == *"--smp 0: the guest takes 1 to 64 vCPUs"* ]]
+	bench_bad --smp 65
+	[[ "$stderr" == *"--smp 65: the guest takes 1 to 64 vCPUs"* ]]
+	bench_bad --smp two
+	[[ "$stderr" == *"--smp 'two': not a number of vCPUs"* ]]
+	bench_bad --smp -2
+	bench_bad --smp ''
+	bench_bad --smp
+	[[ "$stderr" == *"--smp needs a value"* ]]
+	run -0 "$H/bench.sh" --check-args --smp=64 --no-probe
+	[[ "$output" == *", 64 vCPU(s), 5 boots per size" ]]
+}
+
+@test "bench.sh: --no-threads and --smp 1 skip the threaded boots, and say so" {
+	run -0 "$H/bench.sh" --check-args --no-threads --no-probe
+	[[ "$output" == *", 2 vCPU(s), 3 boots per size (threaded boots skipped: --no-threads)" ]]
+	run -0 "$H/bench.sh" --check-args --smp 1 --no-probe
+	[[ "$output" == *", 1 vCPU(s), 3 boots per size (threaded boots skipped: --smp 1: one vCPU"* ]]
+	run -0 "$H/bench.sh" --check-args --smp 3 --no-probe
+	[[ "$output" == *", 3 vCPU(s), 5 boots per size" ]]
+}
+
+@test "bench.sh: --size 128M only for device-private memory alone" {
+	bench_bad --size 128M
+	[[ "$stderr" == *"--size 128M: at least 256M"*"128M only with --devices devprivate"* ]]
+	bench_bad --devices fsdax-dev,devprivate --size 128M
+	[[ "$stderr" == *"128M only with --devices devprivate"* ]]
+	bench_bad --devices fsdax-mem --sizes 128M,1G
+	[[ "$stderr" == *"128M only with --devices devprivate"* ]]
+	bench_bad --devices devprivate --size 64M
+	[[ "$stderr" == *"--size 64M: at least 128M (one memory section)"* ]]
+	run -0 "$H/bench.sh" --check-args --devices devprivate --size 128M --no-probe
+	[[ "$output" == *"1 device(s), 10 rebinds, size(s) 128M,"* ]]
+	run -0 "$H/bench.sh" --check-args --devices devprivate --sizes 128M,8G --no-probe
+	[[ "$output" == *"size(s) 128M,8G,"* ]]
 }
 
 @test "make bench: bad BENCH_ARGS stop before the packages are installed" {
@@ -143,7 +191,9 @@ pyjson() {
 
 @test "bench.sh: --help prints the options and exits 0" {
 	run -0 "$H/bench.sh" --help
-	[[ "$output" == *"--devices LIST"*"--rebinds N"*"--size SIZE"*"--sizes LIST"*"--no-probe"*"--check-args"* ]]
+	[[ "$output" == *"--devices LIST"*"--rebinds N"*"--size SIZE"*"--sizes LIST"*"--smp N"*"--no-threads"*"--no-probe"*"--check-args"* ]]
+	# How to measure scaling on a KVM host.
+	[[ "$output" == *"On a KVM host --smp N"*"measures the scaling"* ]]
 	[[ "$output" != *SPDX* ]]
 }
 
@@ -165,6 +215,86 @@ pyjson() {
 	[[ "$stderr" == *"base kernel: $T/no-base"* ]]
 	[[ "$stderr" == *"bzImage missing"* ]]
 	run -1 --separate-stderr "$H/bench.sh" --devices=devprivate --rebinds=1 --size=512M --no-probe
+}
+
+# fake_bench: a copy of the harness whose vm.sh prints the canned guest
+# output for the EXPECT and THREADS it is given (and logs its arguments
+# to $T/vm.log), with fake kernel builds: bench.sh runs its boots and
+# the report, and nothing is built or booted.
+fake_bench() {
+	mkdir -p "$T/repo" "$T/bin"
+	cp -r "$ROOT/harness" "$ROOT/guest" "$T/repo/"
+	printf '#!/bin/sh\nexit 1\n' >"$T/bin/qemu-system-x86_64"
+	: >"$T/fake.ko"
+	printf '#!/bin/sh\necho "%s/fake.ko"\n' "$T" >"$T/repo/harness/build-bench-module.sh"
+	# initramfs.sh [--add X]... BUILD OUT
+	# shellcheck disable=SC2016 # expanded by the script it writes
+	printf '#!/bin/bash\n: >"${!#}"\n' >"$T/repo/harness/initramfs.sh"
+	cat >"$T/repo/harness/vm.sh" <<-VMEOF
+	#!/bin/bash
+	echo "\$*" >>"$T/vm.log"
+	while [ \$# -gt 0 ] && [ "\$1" != bench ]; do shift; done
+	case "\$5/\$6" in
+	base/1) f=base ;;
+	template/1) f=template ;;
+	template+streaming/1) f=streaming ;;
+	template/auto) f=template-threads ;;
+	template+streaming/auto) f=streaming-threads ;;
+	*) echo "fake vm.sh: unexpected EXPECT/THREADS '\$5/\$6'" >&2; exit 1 ;;
+	esac
+	cat "$FIX/\$f.out"
+	VMEOF
+	chmod +x "$T/bin/qemu-system-x86_64" "$T"/repo/harness/*.sh
+	for k in base patched; do
+		mkdir -p "$T/build/$k-x/arch/x86/boot" "$T/build/$k-x/include/config" "$T/build/$k-x/modroot"
+		: >"$T/build/$k-x/arch/x86/boot/bzImage"
+		echo "7.3.4-mz-$k" >"$T/build/$k-x/include/config/kernel.release"
+		printf 'CONFIG_FUNCTION_GRAPH_TRACER=y\nCONFIG_DYNAMIC_FTRACE=y\n' >"$T/build/$k-x/.config"
+	done
+	echo CONFIG_MEMMAP_STREAMING=y >>"$T/build/patched-x/.config"
+	export BENCH_BASE_BUILD=$T/build/base-x BENCH_PATCHED_BUILD=$T/build/patched-x
+	export MZ_TREE=$T/no-tree PATH=$T/bin:$PATH
+}
+
+@test "bench.sh: five boots per size, the threaded two with THREADS=auto (fake vm.sh)" {
+	fake_bench
+	run -0 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev,devprivate \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json" --smp 4
+	[ "$(wc -l <"$T/vm.log")" -eq 5 ]
+	# The boots, in order: vCPUs, EXPECT and THREADS; then the policies.
+	sed -n 's/.*--smp \([0-9]*\) .*bench fsdax-dev+devprivate 3 4096 /\1 /p' "$T/vm.log" >"$T/calls"
+	[ "$(cat "$T/calls")" = "4 base 1
+4 template 1
+4 template+streaming 1
+4 template auto
+4 template+streaming auto" ]
+	[ "$(grep -n 'memmap_streaming=off' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "2 4 " ]
+	[ "$(grep -n 'memmap_streaming=on' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "3 5 " ]
+	[[ "$stderr" == *"boot 4/5: template-threads done in "*"(8 binds, 2 thread(s))"* ]]
+	[[ "$stderr" == *"boot 5/5: template+streaming-threads done in "* ]]
+	[[ "$output" == *$'\n'"  template, 2 threads"$'\n'*$'\n'"  template+streaming, 2 threads"$'\n'* ]]
+	pyjson "$T/r.json" 'assert {(x["backend"], x["threads"]) for x in d["results"]} == {("base", 1), ("template", 1), ("template+streaming", 1), ("template-threads", 2), ("template+streaming-threads", 2), ("floor", 1)}
+assert d["guest_vcpus"] == 4 and "threads_skipped" not in d'
+	[ -f "$T/r.svg" ] && [ -f "$T/r.txt" ]
+}
+
+@test "bench.sh: --no-threads and --smp 1 boot three times per size (fake vm.sh)" {
+	fake_bench
+	run -0 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev,devprivate \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/n.json" --no-threads
+	[ "$(wc -l <"$T/vm.log")" -eq 3 ]
+	run -1 grep ' auto$' "$T/vm.log"
+	[[ "$stderr" == *"threaded boots skipped (--no-threads)"* ]]
+	[[ "$output" != *"thread"* ]]
+	rm "$T/vm.log"
+	run -0 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev,devprivate \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/s.json" --smp 1
+	[ "$(grep -c -- '--smp 1 ' "$T/vm.log")" -eq 3 ]
+	[ "$(wc -l <"$T/vm.log")" -eq 3 ]
+	[[ "$stderr" == *"threaded boots skipped (--smp 1: one vCPU runs the threaded init on one thread)"* ]]
+	[[ "$output" == *"Threaded boots skipped (--smp 1: one vCPU runs the threaded init on"* ]]
+	pyjson "$T/s.json" 'assert d["guest_vcpus"] == 1 and d["threads_skipped"].startswith("--smp 1")
+assert {x["backend"] for x in d["results"]} == {"base", "template", "template+streaming", "floor"}'
 }
 
 # --- bench-report.py on canned output ---------------------------------------
@@ -192,8 +322,11 @@ assert d["kernels"]["base"]["release"] == "7.3.4-mz-base"
 assert d["kernels"]["patched"]["release"] == "7.3.4-mz-series"
 r = d["results"]
 assert len(r) == 2 * (3 * 2 + 1)
-keys = ["backend", "device", "first", "instrument", "max", "median", "metric", "min", "n", "nr_pages", "samples", "size_bytes"]
+keys = ["backend", "device", "first", "instrument", "max", "median", "metric", "min", "n", "nr_pages", "samples", "size_bytes", "threads"]
 assert all(sorted(k for k in x if k not in ("ns_per_page", "candidate", "bytes")) == keys for x in r), r[0]
+# Single-threaded runs (these lines have no threads=) and the floor: 1.
+assert all(x["threads"] == 1 for x in r), r
+assert "speedup" not in d
 assert {x["backend"] for x in r} == {"base", "template", "template+streaming", "floor"}
 assert {x["metric"] for x in r} == {"memmap_init_ns", "enable_ns"}
 # One instrument for the memmap init time of both kernels.
@@ -400,6 +533,133 @@ EOF
 	pyjson "$T/r.json" 'assert d["host"] == {"nproc": 2, "other_qemu_max": 1, "busy": "the host was busy: up to 90% of its 2 CPUs"}, d["host"]'
 	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg
 	[[ "$output" != *"WARNING"* ]]
+}
+
+@test "bench-report.py: threaded runs: rows with threads, comparisons, speedup" {
+	run -0 --separate-stderr report_threads --devices fsdax-dev,devprivate --rebinds 3 \
+		--accel tcg --json "$T/r.json" --text "$T/r.txt"
+	# Each threaded row next to its single-threaded one, named with the
+	# threads its binds ran on; the long name on a line of its own.
+	# fsdax-dev: template 6.5/5.5/6 ms on 2 threads, first 60.
+	grep -A1 -E '^  template +11\.000 ' <<<"$output" | tail -n 1 | grep -x '  template, 2 threads'
+	grep -A1 -x '  template, 2 threads' <<<"$output" | sed -n 2p |
+		grep -E '^ {20} +6\.000 +5\.500-6\.500 +60\.000 +0\.17 +1\.43$'
+	grep -A1 -x '  template+streaming, 2 threads' <<<"$output" | sed -n 2p |
+		grep -E '^ {20} +5\.000 +4\.500-5\.500 +55\.000 +0\.14 +1\.19$'
+	# The same Welch test: threaded vs single-threaded and vs base.
+	grep -E '^  template, 2 threads vs template: -45\.5% \+- 18\.9%$' <<<"$output"
+	grep -E '^  template\+streaming, 2 threads vs template\+streaming: -44\.4% \+- 23\.1%$' <<<"$output"
+	grep -E '^  template, 2 threads vs base: +-83\.3% \+- 27\.0%$' <<<"$output"
+	# Speedup, the ratio of medians: 11/6 and 9/5 on fsdax-dev.
+	grep -A1 -E '^  speedup of 2 threads over 1 \(ratio of medians\): template 1\.83x,$' <<<"$output" |
+		grep -x '  template+streaming 1.80x'
+	# Per page on threads (6 ms / 1030144 pages) and the whole bind.
+	grep -E '^  fsdax-dev +4 GiB +2 +5\.8 +4\.9$' <<<"$output"
+	grep -E '^  fsdax-dev +4 GiB +2 +68\.00 0\.62x +64\.00 0\.58x$' <<<"$output"
+	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$output")" -le 72 ]
+	# A threaded row under the one-CPU floor is no flag (3.2 < 4.2 ms).
+	[[ "$output" != *FLAG* ]]
+	run -0 "$H/bench-report.py" --cover "$T/r.json"
+	[ "$output" = "$(cat "$T/r.txt")" ]
+	pyjson "$T/r.json" 'r = {(x["device"], x["backend"], x["metric"]): x for x in d["results"]}
+assert len(d["results"]) == 2 * (5 * 2 + 1)
+assert all(x["threads"] == (2 if x["backend"].endswith("-threads") else 1) for x in d["results"])
+x = r["fsdax-dev", "template-threads", "memmap_init_ns"]
+assert (x["first"], x["median"], x["samples"], x["instrument"]) == (60000000, 6000000, [6500000, 5500000, 6000000], "function_graph"), x
+assert x["ns_per_page"] == round(6000000 / 1030144, 3)
+c = {(x["device"], x["a"], x["b"]): x for x in d["comparisons"]}
+assert len(c) == 2 * 7
+for dev in ("fsdax-dev", "devprivate"):
+    for a, b in (("template-threads", "template"), ("template+streaming-threads", "template+streaming"), ("template-threads", "base"), ("template+streaming-threads", "base")):
+        assert c[dev, a, b]["test"] == "welch_t" and c[dev, a, b]["metric"] == "memmap_init_ns"
+assert c["fsdax-dev", "template-threads", "template"]["significant"] is True
+s = {(x["device"], x["a"]): x for x in d["speedup"]}
+assert s["fsdax-dev", "template-threads"] == {"device": "fsdax-dev", "size_bytes": 4 << 30, "metric": "memmap_init_ns", "a": "template-threads", "b": "template", "threads": 2, "ratio": 1.8333}
+assert s["devprivate", "template+streaming-threads"]["ratio"] == 1.875
+# The floor bounds the single-threaded rows only.
+assert all(f["slower_than"] == [] for f in d["floor"])
+assert len(d["crosscheck"]) == 2 * 4
+assert d["kernels"]["patched"]["policies"]["template+streaming-threads"] == "on"'
+}
+
+@test "bench-report.py: a threaded row is named by its binds' most common thread count" {
+	# 3 of the 4 fsdax-dev binds on one thread: "template, 1 thread".
+	sed -e '/device=fsdax-dev bind=[012] /s/threads=2/threads=1/' "$FIX/template-threads.out" >"$T/t.out"
+	# A tie (binds 1 and 2 on 3 threads) takes the larger count.
+	sed -e '/device=fsdax-dev bind=[12] /s/threads=2/threads=3/' "$FIX/streaming-threads.out" >"$T/s.out"
+	run -0 --separate-stderr report --run "template-threads=$T/t.out" \
+		--run "template+streaming-threads=$T/s.out" --devices fsdax-dev,devprivate --rebinds 3 \
+		--json "$T/r.json" --svg "$T/c.svg"
+	grep -E '^  template, 1 thread +6\.000 ' <<<"$output"
+	grep -x '  template+streaming, 3 threads' <<<"$output"
+	grep -A1 -x '  speedup of N threads over 1 (ratio of medians): template 1.83x (N=1),' <<<"$output" |
+		grep -x '  template+streaming 1.80x (N=3)'
+	grep -E '^  fsdax-dev +4 GiB +1/3 +5\.8 +4\.9$' <<<"$output"
+	pyjson "$T/r.json" 'r = {(x["device"], x["backend"], x["metric"]): x["threads"] for x in d["results"]}
+assert r["fsdax-dev", "template-threads", "memmap_init_ns"] == 1
+assert r["fsdax-dev", "template+streaming-threads", "enable_ns"] == 3
+assert r["devprivate", "template-threads", "memmap_init_ns"] == 2'
+	# The chart: a bar per device and run, the threaded runs named.
+	python3 - "$T/c.svg" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+bars = [r for r in root.iter(ns + "rect") if r.find(ns + "title") is not None]
+assert len(bars) == 2 * 6, len(bars)
+titles = [r.find(ns + "title").text for r in bars]
+assert titles[2].startswith("fsdax-dev template, 1 thread: median 6.000 ms"), titles
+legend = [t.text for t in root.iter(ns + "text") if t.get("y") == "62"]
+assert legend == ["base", "template", "template, N threads", "template+streaming",
+                  "template+streaming, N threads", "floor"], legend
+EOF
+}
+
+@test "bench-report.py: threaded runs come in pairs, with threads=; single-threaded runs on one thread" {
+	run -2 --separate-stderr report --run "template-threads=$FIX/template-threads.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"--run missing for template+streaming-threads (the threaded runs come in pairs)"* ]]
+	run -2 --separate-stderr report --run "threads=$FIX/template-threads.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"RUN one of base, template, template-threads, template+streaming, template+streaming-threads"* ]]
+	# A threaded run whose lines do not say how many threads ran.
+	sed 's/ threads=2$//' "$FIX/template-threads.out" >"$T/t.out"
+	run -1 --separate-stderr report --run "template-threads=$T/t.out" \
+		--run "template+streaming-threads=$FIX/streaming-threads.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run template-threads: fsdax-dev bind 0 has no threads="*"a threaded run must say how many threads ran"* ]]
+	# A single-threaded run that ran on two.
+	sed 's/ tp_ns=\([0-9]*\)$/ tp_ns=\1 threads=2/' "$FIX/template.out" >"$T/m.out"
+	run -1 --separate-stderr "$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/m.out" \
+		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate --rebinds 3 --json "$T/r.json"
+	[[ "$stderr" == *"run template: WRONG THREADS: fsdax-dev bind 0 ran on 2 threads, this run must be single-threaded"* ]]
+	[ ! -e "$T/r.json" ]
+	# On one thread and saying so (the guest test's lines now): fine.
+	sed 's/ tp_ns=\([0-9]*\)$/ tp_ns=\1 threads=1/' "$FIX/template.out" >"$T/o.out"
+	run -0 "$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/o.out" \
+		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate --rebinds 3
+	# A threaded run of the wrong backend.
+	run -1 --separate-stderr report --run "template-threads=$FIX/streaming-threads.out" \
+		--run "template+streaming-threads=$FIX/streaming-threads.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run template-threads: WRONG BACKEND"*"must measure 'template'"* ]]
+}
+
+# --- guest/tests/bench without a VM -----------------------------------------
+
+@test "guest/tests/bench: THREADS is 1 or auto, 1 on base; checked before it touches anything" {
+	# It must stop at the checks: past them it would set kernel knobs.
+	[ ! -d /mz/tests ] || skip "/mz/tests exists: this host looks like a bench guest"
+	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template 2
+	[ "$output" = "BENCH-ERROR THREADS '2' is not 1 or auto" ]
+	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 base auto
+	[ "$output" = "BENCH-ERROR EXPECT=base with THREADS=auto: the base kernel initialises the memmap on one thread, give THREADS=1" ]
+	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template auto extra
+	[ "$output" = "BENCH-ERROR usage: bench DEVICES REBINDS SIZE_MB EXPECT [THREADS] (got 6 arguments)" ]
+	# Good arguments (without THREADS: 1) pass, and on a host it stops.
+	for a in "template auto" "base 1" "template+streaming 1" "template"; do
+		# shellcheck disable=SC2086 # EXPECT [THREADS]
+		run -1 "$ROOT/guest/tests/bench" fsdax-dev+devprivate 3 256 $a
+		[[ "$output" == "BENCH-ERROR no /mz/tests: this test runs in a guest"* ]]
+	done
 }
 
 # --- the real guest test (needs MZ_TEST_BUILD) ------------------------------

@@ -13,13 +13,29 @@
 #   device-private (test_hmm)
 #     module parameter default, on, off; then with page_ref_set enabled
 #
-# and, over those binds of each memory type, two more results: the
-# pr_debug line of each bind (enabled with dynamic debug) names the pages
-# and the backend its trace event reports, and each event's duration_ns is
-# no longer than the enable or module load that contains it and at least
-# an eighth of a nanosecond per page (no CPU writes a struct page that
-# fast, even counting only the heads and unshared tails of compound
-# pages; a duration in the wrong unit is off by a factor of 1000).
+# and one more bind with the debugfs knob max_threads set to 1 (request
+# on, or default without CONFIG_MEMMAP_STREAMING): it must use its
+# request's backend with every event reporting threads=1.
+#
+# Over those binds of each memory type, three more results: the pr_debug
+# line of each bind (enabled with dynamic debug) names the pages, the
+# backend and the threads its trace event reports; each event's
+# duration_ns is no longer than the enable or module load that contains it
+# and at least an eighth of a nanosecond per page (no CPU writes a struct
+# page that fast, even counting only the heads and unshared tails of
+# compound pages, or on several threads; a duration in the wrong unit is
+# off by a factor of 1000); and each event's threads (the first bind's
+# too) is what max_threads, min_chunk_pages and the online CPUs allow
+# (mi_threads_expected in memmap_lib.sh).  With the knobs at their
+# defaults, which the test sets for all the other binds (max_threads 0,
+# min_chunk_pages two sections, 65536 pages on x86-64), that is 0 for a call
+# without pages; 1 for a range of less than two chunks, one not starting
+# at a compound page boundary, or a machine with one online CPU per node;
+# otherwise from 2 up to the node's online CPUs and no more than the
+# range's chunks.  Two threads must run whenever they can: the work pool
+# padata takes its helpers from is idle while the test runs.  On a kernel
+# without the knobs (no debugfs) the other binds are checked against the
+# defaults and the max_threads=1 bind is skipped.
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -36,6 +52,9 @@ mi_hmm_init || have_hmm=0
 streaming=1
 mi_config MEMMAP_STREAMING || streaming=0
 
+have_threads=1
+mi_threads_init || have_threads=0
+
 have_prdebug=1
 mi_prdebug_on || have_prdebug=0
 
@@ -45,21 +64,35 @@ mi_cleanup_hook() {
 }
 
 ktap_print_header
-ktap_set_plan $((${#MI_NS_TYPES[@]} * (${#MI_REQUESTS[@]} + 4) + ${#MI_REQUESTS[@]} + 3))
+ktap_set_plan $((${#MI_NS_TYPES[@]} * (${#MI_REQUESTS[@]} + 6) + ${#MI_REQUESTS[@]} + 5))
 read -r policy source < <(mi_expected_policy)
 ktap_print_msg "policy $policy ($source)"
+if [ "$have_threads" = 0 ]; then
+	ktap_print_msg "$MI_THREADS_WHY: checking threads against the kernel's defaults"
+elif ! mi_threads_default; then
+	ktap_print_msg "cannot set the knobs' defaults: $MI_THREADS_WHY"
+fi
+ktap_print_msg "max_threads $(mi_threads_get max_threads)," \
+	"min_chunk_pages $(mi_threads_get min_chunk_pages), $MI_CPUS online CPU(s)," \
+	"$MI_NODE_CPUS_MIN to $MI_NODE_CPUS_MAX a node"
 
 # The results of one memory type, for those that cannot run.
-REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled")
-PRDEBUG_DESC="every bind: the pr_debug line names the pages and backend of its trace event"
+THREADS1_DESC="max_threads=1: the bind uses its request's backend, every event threads=1"
+REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled"
+	"$THREADS1_DESC")
+PRDEBUG_DESC="every bind: the pr_debug line names the pages, backend and threads of its trace event"
 DURATION_DESC="every bind: duration_ns is at least nr_pages/8 and within the enable or load"
-REQ_LABELS+=("$PRDEBUG_DESC" "$DURATION_DESC")
+THREADS_DESC="every bind: threads is what max_threads, min_chunk_pages and the online CPUs allow"
+REQ_LABELS+=("$PRDEBUG_DESC" "$DURATION_DESC" "$THREADS_DESC")
 NS_FIRST="first bind, by create-namespace -f -e"
 
-# What the binds of one memory type got wrong, for the last two results.
+# What the binds of one memory type got wrong, for the last three results,
+# and the pages of its compound pages.
 prdebug_bad=
 duration_bad=
+threads_bad=
 nbinds=0
+compound=1
 
 # check NAME REQUEST TYPE ALTMAP COUNT BIND...: run BIND (which binds with
 # REQUEST), then check the events it caused.
@@ -83,13 +116,36 @@ check() {
 	bind_details "$req" "$events" "$(mi_prdebug_lines "bind $name $req")"
 }
 
-# bind_details REQUEST EVENTS PRDEBUG: note what the pr_debug lines and
-# the durations of one bind got wrong.
+# bind_threads LABEL EVENTS: note the events of one bind whose threads
+# the knobs and the online CPUs do not allow.
+bind_threads() {
+	local label=$1 events=$2 e t n start lo hi why
+	while IFS= read -r e; do
+		[ -n "$e" ] || continue
+		t=$(mi_field "$e" threads)
+		n=$(mi_field "$e" nr_pages)
+		start=$(mi_field "$e" start_pfn)
+		if ! [[ "$n" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
+			threads_bad+=" $label: no nr_pages or start_pfn in '$e';"
+			continue
+		fi
+		read -r lo hi why < <(mi_threads_expected "$n" "$start" "$compound")
+		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
+			threads_bad+=" $label: threads=$t for $n pages from $start,"
+			threads_bad+=" want $lo to $hi ($why);"
+		fi
+	done <<<"$events"
+}
+
+# bind_details REQUEST EVENTS PRDEBUG: note what the pr_debug lines, the
+# durations and the threads of one bind got wrong.
 bind_details() {
 	local req=$1 events=$2 prdebug=$3 traced e d n
 	nbinds=$((nbinds + 1))
+	bind_threads "request $req" "$events"
 	traced=$(while IFS= read -r e; do
-			[ -z "$e" ] || echo "$(mi_field "$e" nr_pages) $(mi_field "$e" backend)"
+			[ -z "$e" ] || echo "$(mi_field "$e" nr_pages) $(mi_field "$e" backend)" \
+				"$(mi_field "$e" threads)"
 		done <<<"$events" | sort)
 	if [ "$prdebug" != "$traced" ]; then
 		prdebug_bad+=" request $req: pr_debug '${prdebug//$'\n'/, }',"
@@ -108,12 +164,13 @@ bind_details() {
 	done <<<"$events"
 }
 
-# details NAME: the two results over the binds of one memory type.
+# details NAME: the three results over the binds of one memory type.
 details() {
 	local name=$1
 	if [ "$nbinds" -eq 0 ]; then
 		mi_result "$name, $PRDEBUG_DESC" 1 "no bind ran"
 		mi_result "$name, $DURATION_DESC" 1 "no bind ran"
+		mi_result "$name, $THREADS_DESC" 1 "no bind ran"
 	else
 		if [ "$have_prdebug" = 0 ]; then
 			mi_skip "$name, $PRDEBUG_DESC" "$MI_PRDEBUG_WHY"
@@ -123,9 +180,12 @@ details() {
 		fi
 		[ -z "$duration_bad" ]
 		mi_result "$name, $DURATION_DESC" $? "$duration_bad"
+		[ -z "$threads_bad" ]
+		mi_result "$name, $THREADS_DESC" $? "$threads_bad"
 	fi
 	prdebug_bad=
 	duration_bad=
+	threads_bad=
 	nbinds=0
 }
 
@@ -147,6 +207,44 @@ pageref() {
 	mi_pageref_off
 }
 
+# one_thread NAME TYPE ALTMAP COUNT BIND...: with max_threads=1 the bind
+# (request on, or default without the streaming backend) uses the backend
+# its request gives, on one thread.
+one_thread() {
+	local name=$1 type=$2 altmap=$3 count=$4 req=on desc="$1, $THREADS1_DESC"
+	local mark="max_threads=1 bind of $1" want events e why="" ok=0
+	shift 4
+	[ "$streaming" = 1 ] || req=default
+	if [ "$have_threads" = 0 ]; then
+		mi_skip "$desc" "$MI_THREADS_WHY"
+		return
+	fi
+	if ! mi_threads_set max_threads 1; then
+		mi_result "$desc" 1 "$MI_THREADS_WHY"
+		return
+	fi
+	want=$(mi_expected_backend "$req" "$altmap")
+	ktap_print_msg "$desc: request $req, backend $want"
+	mi_kmsg_mark "$mark"
+	if "$@" "$req"; then
+		events=$(mi_trace_wait "${count#-}")
+		mi_check_events "$events" "$count" "$type" "$altmap" "$want" || ok=1
+		while IFS= read -r e; do
+			[ -n "$e" ] || continue
+			[ "$(mi_field "$e" threads)" = 1 ] && continue
+			why+=" threads=$(mi_field "$e" threads)"
+			why+=" for $(mi_field "$e" nr_pages) pages;"
+			ok=1
+		done <<<"$events"
+		bind_details "$req, max_threads=1" "$events" "$(mi_prdebug_lines "$mark")"
+	else
+		why="binding failed"
+		ok=1
+	fi
+	mi_threads_set max_threads 0 || { why+=" $MI_THREADS_WHY"; ok=1; }
+	mi_result "$desc" $ok "$why"
+}
+
 for t in "${MI_NS_TYPES[@]}"; do
 	IFS='|' read -r name opts type altmap <<<"$t"
 	if [ "$have_ns" = 0 ]; then
@@ -155,6 +253,7 @@ for t in "${MI_NS_TYPES[@]}"; do
 		done
 		continue
 	fi
+	compound=$(mi_compound_pages "$opts")
 	# The first bind of this type is create-namespace's own.
 	req=$(mi_ns_request)
 	mi_trace_clear
@@ -166,12 +265,15 @@ for t in "${MI_NS_TYPES[@]}"; do
 		continue
 	fi
 	want=$(mi_expected_backend "$req" "$altmap")
-	mi_check_events "$(mi_trace_wait 1)" -1 "$type" "$altmap" "$want"
+	events=$(mi_trace_wait 1)
+	mi_check_events "$events" -1 "$type" "$altmap" "$want"
 	mi_result "$name, $NS_FIRST (request $req): backend $want" $?
+	bind_threads "first bind" "$events"
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" "$type" "$altmap" 1 mi_ns_rebind
 	done
 	pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
+	one_thread "$name" "$type" "$altmap" 1 mi_ns_rebind
 	details "$name"
 done
 [ "$have_ns" = 0 ] || mi_ns_reset
@@ -183,10 +285,12 @@ if [ "$have_hmm" = 0 ]; then
 		mi_skip "$name, $req" "$MI_HMM_WHY"
 	done
 else
+	compound=1
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" private 0 -1 mi_hmm_load
 	done
 	pageref "$name" private 0 -1 mi_hmm_load
+	one_thread "$name" private 0 -1 mi_hmm_load
 	details "$name"
 	mi_hmm_unload
 fi

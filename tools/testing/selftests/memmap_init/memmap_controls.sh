@@ -9,7 +9,13 @@
 #    without CONFIG_MEMMAP_STREAMING and every write while the namespace or
 #    its fsdax/devdax device is enabled, leaving the request unchanged;
 #  - the request survives reconfiguring the namespace;
-#  - test_hmm rejects a bad memmap_streaming= parameter.
+#  - test_hmm rejects a bad memmap_streaming= parameter;
+#  - the debugfs knobs of the multithreaded init,
+#    /sys/kernel/debug/memmap_init_zone_device/max_threads and
+#    min_chunk_pages, exist on a kernel with CONFIG_DEBUG_FS, root only
+#    (0600), at their defaults: 0 (one thread per online CPU of the node)
+#    and two memory sections (65536 pages on x86-64).  The tests that write
+#    them restore them on exit.
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -31,7 +37,7 @@ mi_cleanup_hook() {
 }
 
 ktap_print_header
-ktap_set_plan 27
+ktap_set_plan 29
 
 # --------------------------------------------------------------- policy
 
@@ -284,6 +290,33 @@ else
 		mi_result "${hmm_tests[2]}" $? "modprobe succeeded"
 		mi_hmm_unload
 	fi
+fi
+
+# --------------------------------------------------------------- threads
+
+knob_tests=(
+	"debugfs max_threads is 0600 and reads 0 (one thread per online CPU of the node)"
+	"debugfs min_chunk_pages is 0600 and reads $MI_DEFAULT_CHUNK (two memory sections)"
+)
+if [ "$have_config" = 1 ] && ! mi_config DEBUG_FS; then
+	for t in "${knob_tests[@]}"; do mi_skip "$t" "kernel built without CONFIG_DEBUG_FS"; done
+elif [ "$have_config" = 0 ] && ! mi_debugfs; then
+	for t in "${knob_tests[@]}"; do
+		mi_skip "$t" "no debugfs and kernel configuration unknown (no /proc/config.gz)"
+	done
+elif ! mi_threads_init; then
+	# With debugfs a missing knob is a failure.
+	for t in "${knob_tests[@]}"; do mi_result "$t" 1 "$MI_THREADS_WHY"; done
+else
+	i=0
+	for k in max_threads:0 "min_chunk_pages:$MI_DEFAULT_CHUNK"; do
+		f=$MI_THREADS_DIR/${k%%:*}
+		mode=$(stat -c %a "$f")
+		val=$(cat "$f")
+		[ "$mode" = 600 ] && [ "$val" = "${k#*:}" ]
+		mi_result "${knob_tests[$i]}" $? "$f: mode $mode, reads '$val'"
+		i=$((i + 1))
+	done
 fi
 
 mi_finished

@@ -1,27 +1,66 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The template and template+streaming backends must write the same struct
-# pages as the slow path.  For each memory type, bind it with the slow path
-# forced (page_ref_set enabled), digest every struct page of the range the
-# trace event reports with test_modules/test_memmap_digest.ko, then rebind
-# with request off (template) and on (template+streaming) and compare the
-# digests field by field: flags (section, node, zone), refcount, mapcount,
-# pgmap, zone_device_data, compound head, folio order and every raw word.
+# Every backend, on one thread or on several, must write the same struct
+# pages as the slow path on one thread.  For each memory type, bind it
+# with the slow path forced (page_ref_set enabled) and the debugfs knob
+# max_threads set to 1, and digest every struct page of the range the
+# trace event reports with test_modules/test_memmap_digest.ko: that is the
+# reference.  Then rebind five times, digest again and compare with the
+# reference field by field: flags (section, node, zone), refcount,
+# mapcount, pgmap, zone_device_data, compound head, folio order and every
+# raw word.
+#
+#   template on 1 thread          request off, max_threads=1
+#   template on several threads   request off, the knobs at their defaults
+#   template+streaming on several threads
+#                                 request on, the defaults
+#   slow path on several threads  page_ref_set enabled, the defaults
+#   BACKEND in chunks of min_chunk_pages=512 on several threads
+#                                 request on (template+streaming; off,
+#                                 template, without the streaming backend),
+#                                 min_chunk_pages=512
+#
+# The runs on several threads use max_threads 0 (one thread per online CPU
+# of the node) and min_chunk_pages one memory section (32768 pages on
+# x86-64; the kernel's default is two, which would leave the 256 MiB of
+# device-private memory on one thread): padata cuts a range of two
+# sections or more into about four chunks per thread, on section
+# boundaries.  min_chunk_pages=512 (a 2 MiB compound page of 4 KiB
+# pages) moves those boundaries to multiples of 512 pages: where an altmap
+# offsets the start of the range (map=dev) the first chunk is a partial
+# one, and the 256 MiB of device-private memory, two sections that the
+# defaults cut in two, is cut in eight.  Whatever the chunks, the ranges
+# of map=dev are no multiple of them.  The messages show how each
+# multithreaded bind was cut.
+#
+# A run "on several threads" must report threads=2 or more in every event
+# (memmap_lib.sh, mi_threads_expected: with the matrix's 1 GiB namespace and
+# 2 vCPUs every range here runs on 2): a bind that ran on one thread proves
+# nothing about the multithreaded init, and fails, unless it could only run
+# on one here (a machine with one online CPU per node, or a range of less
+# than two chunks), which skips with the reason.  Without the knobs
+# (debugfs) the reference is the slow path on however many threads the
+# kernel picks, and the runs that need a knob are skipped.
+#
 # A digest that finds a struct page still holding the poison pattern fails
 # whatever it is compared with: on a CONFIG_DEBUG_VM kernel memory hotplug
 # poisons the memmap of every range it adds (page_init_poison()), so that
-# page was never written by memmap init.
+# page was never written by memmap init; a chunk that no thread
+# initialized fails there.
 #
 # For the namespace, the first bind of each memory type, ndctl
-# create-namespace's own with the request the namespace had, is digested
-# too and compared with the same slow path digest.  This group runs first
-# in the target (see the Makefile), so that bind is the first of its
-# memory type since boot.
+# create-namespace's own with the request the namespace had and the
+# knobs at their defaults, is digested too and compared with the same
+# reference.  This group runs first in the target (see the Makefile), so
+# that bind is the first of its memory type since boot.
 #
 # test_hmm hands its pages to a free list through zone_device_data right
 # after mapping them; every load does the same, and the digest turns those
 # links into offsets within the range, so its digests compare as well.
+#
+# Last, the kernel log of all these binds must hold no report
+# (MI_REPORTS: warnings, BUGs, lockdep, poisoned pages).
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -46,6 +85,8 @@ have_hmm=1
 mi_hmm_init || have_hmm=0
 streaming=1
 mi_config MEMMAP_STREAMING || streaming=0
+have_threads=1
+mi_threads_init || have_threads=0
 
 loaded=0
 mi_cleanup_hook() {
@@ -55,22 +96,104 @@ mi_cleanup_hook() {
 }
 
 if [ ! -e "$DIGEST" ]; then
-	grep -q ' /sys/kernel/debug ' /proc/mounts ||
-		mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	mi_debugfs
 	insmod "$DIGEST_KO" 2>"$MI_TMP/insmod.out" ||
 		mi_skip_all "cannot load $DIGEST_KO: $(cat "$MI_TMP/insmod.out")"
 	loaded=1
 fi
 [ -e "$DIGEST" ] || mi_skip_all "$DIGEST missing (debugfs not mounted?)"
 
-ktap_print_header
-ktap_set_plan $(((${#MI_NS_TYPES[@]} + 1) * 2 + ${#MI_NS_TYPES[@]}))
+# sections: the knobs of the runs on several threads (see above).
+sections() {
+	mi_threads_set max_threads 0 &&
+		mi_threads_set min_chunk_pages "$MI_SECTION_PAGES"
+}
 
-# digests OUT REQUEST TYPE ALTMAP COUNT BIND...: bind with REQUEST, check
-# the backend, and write the digests of the ranges the events report to OUT.
+ktap_print_header
+ktap_set_plan $((${#MI_NS_TYPES[@]} * 6 + 5 + 1))
+REF="the slow path on 1 thread"
+if [ "$have_threads" = 0 ]; then
+	REF="the slow path"
+	ktap_print_msg "$MI_THREADS_WHY: the reference is the slow path on the default threads"
+elif ! sections; then
+	ktap_print_msg "cannot set the knobs: $MI_THREADS_WHY"
+fi
+ktap_print_msg "max_threads $(mi_threads_get max_threads)," \
+	"min_chunk_pages $(mi_threads_get min_chunk_pages), $MI_CPUS online CPU(s)," \
+	"$MI_NODE_CPUS_MIN to $MI_NODE_CPUS_MAX a node"
+mi_kmsg_mark "equivalence start"
+
+# What the comparisons of one memory type are called.
+MANY_REQ=on
+MANY_BACKEND=template+streaming
+if [ "$streaming" = 0 ]; then
+	MANY_REQ=off
+	MANY_BACKEND=template
+fi
+T1_DESC="template on 1 thread"
+TN_DESC="template on several threads"
+SN_DESC="template+streaming on several threads"
+SLOWN_DESC="slow path on several threads"
+MANY_DESC="$MANY_BACKEND in chunks of min_chunk_pages=$MI_MANY_CHUNKS on several threads"
+DESCS=("$T1_DESC" "$TN_DESC" "$SN_DESC" "$SLOWN_DESC" "$MANY_DESC")
+FIRST_DESC="first bind, by create-namespace -f -e"
+
+# The pages of one compound page of the memory type under test, the
+# reference digest and why there is none, why a comparison is skipped.
+compound=1
+ref=$MI_TMP/ref
+ref_why=
+skip_why=
+
+# check_threads SPEC EVENTS: every event ran on the threads SPEC asks for:
+# 1, or "several" (2 or more); prints how each multithreaded range was
+# cut.  Returns 1 when one did not, 2 (skip_why set) when one could only
+# run on one thread here.
+check_threads() {
+	local spec=$1 events=$2 e t nr start lo hi why chunks size first rc=0
+	while IFS= read -r e; do
+		[ -n "$e" ] || continue
+		t=$(mi_field "$e" threads)
+		nr=$(mi_field "$e" nr_pages)
+		start=$(mi_field "$e" start_pfn)
+		if ! [[ "$t" =~ ^[0-9]+$ ]]; then
+			ktap_print_msg "no threads in the event: $e"
+			rc=1
+		elif [ "$spec" = 1 ]; then
+			if [ "$t" -ne 1 ]; then
+				ktap_print_msg "$nr pages from PFN $start ran on $t threads" \
+					"with max_threads=1"
+				rc=1
+			fi
+		elif [ "$t" -ge 2 ]; then
+			read -r chunks size first < <(mi_threads_chunks "$nr" "$start" \
+				"$compound" "$t")
+			ktap_print_msg "$nr pages from PFN $start ran on $t threads: $chunks" \
+				"chunks of up to $size pages, the first of $first"
+		else
+			read -r lo hi why < <(mi_threads_expected "$nr" "$start" "$compound")
+			if [ "$hi" -lt 2 ]; then
+				skip_why="$nr pages from PFN $start can only run on one"
+				skip_why+=" thread: $why"
+				[ "$rc" -ne 0 ] || rc=2
+			else
+				ktap_print_msg "$nr pages from PFN $start ran on $t thread(s)," \
+					"not $lo to $hi ($why): the comparison would prove nothing"
+				rc=1
+			fi
+		fi
+	done <<<"$events"
+	return "$rc"
+}
+
+# digests OUT THREADS REQUEST TYPE ALTMAP COUNT BIND...: bind with REQUEST,
+# check the backend and, unless THREADS is empty, the threads
+# (check_threads), and write the digests of the ranges the events report
+# to OUT.  Returns 2 when check_threads does, 3 when it fails.
 digests() {
-	local out=$1 req=$2 type=$3 altmap=$4 count=$5 want events e start nr poisoned
-	shift 5
+	local out=$1 threads=$2 req=$3 type=$4 altmap=$5 count=$6
+	local want events e start nr poisoned rc=0
+	shift 6
 	want=$(mi_expected_backend "$req" "$altmap")
 	"$@" "$req" || return 1
 	events=$(mi_trace_wait "${count#-}")
@@ -79,6 +202,9 @@ digests() {
 		ktap_print_msg "the $want backend did not run"
 		return 1
 	}
+	[ -z "$threads" ] || check_threads "$threads" "$events" || rc=$?
+	[ "$rc" -ne 1 ] || rc=3
+	[ "$rc" -eq 0 ] || return "$rc"
 	: >"$out"
 	while IFS= read -r e; do
 		start=$(mi_field "$e" start_pfn)
@@ -118,73 +244,131 @@ compare() {
 		ktap_test_pass "$desc"
 		return
 	fi
-	ktap_print_msg "$desc: digests differ (slow path | this backend):"
+	ktap_print_msg "$desc: digests differ ($REF | this bind):"
 	paste -d'|' "$ref" "$out" | awk -F'|' '$1 != $2' | mi_indent
 	ktap_test_fail "$desc"
 }
 
-# equivalence NAME TYPE ALTMAP COUNT BIND...: with first_req set, the
-# digest of the first bind is in $MI_TMP/first (when first_rc is 0) and is
-# compared as well.
+# variant DESC OUT THREADS REQUEST TYPE ALTMAP COUNT BIND...: one
+# comparison with the reference: bind, digest into OUT (digests), compare.
+variant() {
+	local desc=$1 out=$2 rc
+	shift 2
+	if [ -n "$ref_why" ]; then
+		mi_result "$desc" 1 "$ref_why"
+		return
+	fi
+	skip_why=
+	digests "$out" "$@"
+	rc=$?
+	if [ "$rc" -eq 2 ]; then
+		mi_skip "$desc" "$skip_why"
+	elif [ "$rc" -eq 3 ]; then
+		mi_result "$desc" 1 "the bind did not run on the threads asked for"
+	elif [ "$rc" -ne 0 ]; then
+		mi_result "$desc" 1 "no digest"
+	else
+		compare "$desc" "$ref" "$out"
+	fi
+}
+
+# equivalence NAME TYPE ALTMAP COUNT BIND...: the reference, then the five
+# comparisons with it (DESCS).  With first_req set, the digest of the
+# first bind is in $MI_TMP/first (when first_rc is 0) and is compared as
+# well.  Leaves the knobs as sections sets them.
 equivalence() {
-	local name=$1 ref=$MI_TMP/slow req backend slow_req=on rc desc
+	local name=$1 slow_req=on one="" desc
 	shift
 	[ "$streaming" = 1 ] || slow_req=default
-	mi_pageref_on && digests "$ref" "$slow_req" "$@"
-	rc=$?
+	[ "$have_threads" = 0 ] || one=1
+	# The reference: the slow path on one thread.
+	ref_why=
+	if [ "$have_threads" = 1 ] && ! mi_threads_set max_threads 1; then
+		ktap_print_msg "$MI_THREADS_WHY"
+		ref_why="cannot set max_threads to 1 for the reference"
+	elif ! mi_pageref_on; then
+		ref_why="cannot enable page_ref_set"
+	elif ! digests "$ref" "$one" "$slow_req" "$@"; then
+		ref_why="no digest of $REF"
+	fi
 	mi_pageref_off
 	if [ -n "$first_req" ]; then
-		desc="$name: $FIRST_DESC, request $first_req: digest matches the slow path"
-		if [ "$rc" -ne 0 ]; then
-			mi_result "$desc" 1 "no slow path digest"
+		desc="$name: $FIRST_DESC, request $first_req: digest matches $REF"
+		if [ -n "$ref_why" ]; then
+			mi_result "$desc" 1 "$ref_why"
 		elif [ "$first_rc" -ne 0 ]; then
 			mi_result "$desc" 1 "no digest of the first bind"
 		else
 			compare "$desc" "$ref" "$MI_TMP/first"
 		fi
 	fi
-	for req in off on; do
-		backend=template
-		[ "$req" = off ] || backend=template+streaming
-		desc="$name: $backend digest matches the slow path"
-		if [ "$rc" -ne 0 ]; then
-			mi_result "$desc" 1 "no slow path digest"
-		elif [ "$req" = on ] && [ "$streaming" = 0 ]; then
-			mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
-		elif ! digests "$MI_TMP/$req" "$req" "$@"; then
-			mi_result "$desc" 1 "no $backend digest"
-		else
-			compare "$desc" "$ref" "$MI_TMP/$req"
-		fi
-	done
+
+	# max_threads is still 1.
+	desc="$name: $T1_DESC: digest matches $REF"
+	if [ "$have_threads" = 0 ]; then
+		mi_skip "$desc" "$MI_THREADS_WHY"
+	else
+		variant "$desc" "$MI_TMP/t1" 1 off "$@"
+	fi
+
+	if [ "$have_threads" = 1 ] && ! mi_threads_set max_threads 0; then
+		ktap_print_msg "$MI_THREADS_WHY"
+	fi
+	variant "$name: $TN_DESC: digest matches $REF" "$MI_TMP/tn" several off "$@"
+
+	desc="$name: $SN_DESC: digest matches $REF"
+	if [ -z "$ref_why" ] && [ "$streaming" = 0 ]; then
+		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+	else
+		variant "$desc" "$MI_TMP/sn" several on "$@"
+	fi
+
+	desc="$name: $SLOWN_DESC: digest matches $REF"
+	if [ -z "$ref_why" ] && ! mi_pageref_on; then
+		mi_result "$desc" 1 "cannot enable page_ref_set"
+	else
+		variant "$desc" "$MI_TMP/slown" several "$slow_req" "$@"
+	fi
+	mi_pageref_off
+
+	desc="$name: $MANY_DESC: digest matches $REF"
+	if [ "$have_threads" = 0 ]; then
+		mi_skip "$desc" "$MI_THREADS_WHY"
+	elif [ -z "$ref_why" ] && ! mi_threads_set min_chunk_pages "$MI_MANY_CHUNKS"; then
+		mi_result "$desc" 1 "$MI_THREADS_WHY"
+	else
+		variant "$desc" "$MI_TMP/many" several "$MANY_REQ" "$@"
+	fi
+	if [ "$have_threads" = 1 ] && ! sections; then
+		ktap_print_msg "$MI_THREADS_WHY"
+	fi
 }
 
-FIRST_DESC="first bind, by create-namespace -f -e"
 first_req=
 first_rc=0
 for t in "${MI_NS_TYPES[@]}"; do
 	IFS='|' read -r name opts type altmap <<<"$t"
 	if [ "$have_ns" = 0 ]; then
-		mi_skip "$name: $FIRST_DESC: digest matches the slow path" "$MI_NS_WHY"
-		mi_skip "$name: template digest matches the slow path" "$MI_NS_WHY"
-		mi_skip "$name: template+streaming digest matches the slow path" "$MI_NS_WHY"
+		for d in "$FIRST_DESC" "${DESCS[@]}"; do
+			mi_skip "$name: $d: digest matches $REF" "$MI_NS_WHY"
+		done
 		continue
 	fi
+	compound=$(mi_compound_pages "$opts")
 	# The request the namespace has is the one its first bind uses.
 	req=$(mi_ns_request)
 	mi_trace_clear
 	# shellcheck disable=SC2086 # opts holds several options
 	if ! mi_ns_reconfig $opts; then
-		for b in "$FIRST_DESC:" template template+streaming; do
-			mi_result "$name: $b digest matches the slow path" 1 \
-				"cannot configure $MI_NS"
+		for d in "$FIRST_DESC" "${DESCS[@]}"; do
+			mi_result "$name: $d: digest matches $REF" 1 "cannot configure $MI_NS"
 		done
 		continue
 	fi
 	# The bind already happened: digest what it left.
 	first_req=$req
 	first_rc=0
-	digests "$MI_TMP/first" "$req" "$type" "$altmap" 1 true || first_rc=1
+	digests "$MI_TMP/first" "" "$req" "$type" "$altmap" 1 true || first_rc=1
 	equivalence "$name" "$type" "$altmap" 1 mi_ns_rebind
 done
 first_req=
@@ -192,11 +376,21 @@ first_req=
 
 name="device-private (test_hmm)"
 if [ "$have_hmm" = 0 ]; then
-	mi_skip "$name: template digest matches the slow path" "$MI_HMM_WHY"
-	mi_skip "$name: template+streaming digest matches the slow path" "$MI_HMM_WHY"
+	for d in "${DESCS[@]}"; do
+		mi_skip "$name: $d: digest matches $REF" "$MI_HMM_WHY"
+	done
 else
+	compound=1
 	equivalence "$name" private 0 -1 mi_hmm_load
 	mi_hmm_unload
 fi
+
+# Every bind above, multithreaded ones included, left a clean log: no
+# warning, lockdep report or poisoned page (CONFIG_DEBUG_VM).
+log=$(mi_dmesg_since "equivalence start")
+reports=$(grep -E "$MI_REPORTS" <<<"$log")
+[ -z "$reports" ]
+mi_result "kernel log clean after the binds" $? \
+	"the kernel log has: $(head -n 5 <<<"$reports")"
 
 mi_finished

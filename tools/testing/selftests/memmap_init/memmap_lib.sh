@@ -14,6 +14,15 @@
 # request (on: template+streaming, off: template) and, for "default", the
 # policy (on: template+streaming, altmap: template+streaming when the memmap
 # lives in an altmap, off: template).
+#
+# The trace event and the pr_debug line also report how many threads ran
+# the init (threads=T, "on T thread(s)"): memmap_init_zone_device() splits
+# a large range into chunks that padata hands to threads on the CPUs of the
+# range's node, steered by two debugfs knobs (a debugging aid, read at the
+# start of each call; mi_cleanup restores them once a test wrote them):
+#   /sys/kernel/debug/memmap_init_zone_device/max_threads
+#   /sys/kernel/debug/memmap_init_zone_device/min_chunk_pages
+# (see mi_threads_expected for what they allow).
 
 MI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../kselftest/ktap_helpers.sh
@@ -54,6 +63,25 @@ MI_CONFIG=
 MI_TMP=
 MI_BIND_NS=0
 MI_DYNDBG=
+
+# Multithreaded init.  x86-64 has 4 KiB pages and 128 MiB sections
+# (PAGES_PER_SECTION); min_chunk_pages' default is two sections (elsewhere
+# mi_threads_init takes it from min_chunk_pages as it finds it).
+MI_THREADS_DIR=/sys/kernel/debug/memmap_init_zone_device
+MI_PAGE_SIZE=4096
+MI_SECTION_PAGES=32768
+MI_DEFAULT_CHUNK=$((2 * MI_SECTION_PAGES))
+# A min_chunk_pages that lets every range the tests bind split into about
+# four chunks per thread, on boundaries that are not sections: with 4 KiB
+# pages, one 2 MiB compound page.
+MI_MANY_CHUNKS=512
+# The knobs' values when the test started (restored on exit), whether the
+# test wrote them, and the online CPUs (mi_cpus_init).
+declare -A MI_THREADS_SAVED=()
+MI_THREADS_CHANGED=0
+MI_CPUS=
+MI_NODE_CPUS_MIN=
+MI_NODE_CPUS_MAX=
 
 # ---------------------------------------------------------------- KTAP
 
@@ -108,6 +136,7 @@ mi_init() {
 # Scripts add their own cleanup by defining mi_cleanup_hook.
 mi_cleanup() {
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
+	mi_threads_restore
 	mi_pageref_off
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
@@ -265,7 +294,8 @@ mi_trace_clear() {
 	: >"$MI_TRACE/trace"
 }
 
-# mi_trace_events: the recorded events, "start_pfn=... duration_ns=..." a line.
+# mi_trace_events: the recorded events, "start_pfn=... duration_ns=...
+# threads=..." a line.
 mi_trace_events() {
 	sed -n 's/.* memmap_init_zone_device: //p' "$MI_TRACE/trace"
 }
@@ -470,6 +500,245 @@ mi_hmm_unload() {
 	return 0
 }
 
+# ---------------------------------------------------------------- threads
+
+# mi_debugfs: debugfs at /sys/kernel/debug, mounted if it is not; false
+# when it cannot be.
+mi_debugfs() {
+	grep -q ' /sys/kernel/debug ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null
+}
+
+# mi_cpulist LIST: the CPUs of a cpulist such as "0-3,8", one a line.
+mi_cpulist() {
+	local r a b i
+	local -a rs
+	IFS=, read -r -a rs <<<"$1"
+	for r in ${rs[@]+"${rs[@]}"}; do
+		[[ "$r" =~ ^([0-9]+)(-([0-9]+))?$ ]] || continue
+		a=${BASH_REMATCH[1]}
+		b=${BASH_REMATCH[3]:-$a}
+		for ((i = a; i <= b; i++)); do echo "$i"; done
+	done
+}
+
+# mi_cpus_init: MI_CPUS, the online CPUs, and MI_NODE_CPUS_MIN and
+# MI_NODE_CPUS_MAX, the fewest and the most online CPUs of a node that has
+# any (MI_CPUS both without NUMA).  The init runs on the CPUs of the
+# range's node, or of the calling CPU's node when the range's has none:
+# the tests cannot tell which, so they allow for either.
+mi_cpus_init() {
+	local c n k
+	local -A online=()
+	[ -z "$MI_CPUS" ] || return 0
+	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
+		online[$c]=1
+	done
+	MI_CPUS=${#online[@]}
+	[ "$MI_CPUS" -gt 0 ] || MI_CPUS=$(nproc)
+	MI_NODE_CPUS_MIN=
+	MI_NODE_CPUS_MAX=
+	for n in /sys/devices/system/node/node[0-9]*; do
+		[ -r "$n/cpulist" ] || continue
+		k=0
+		for c in $(mi_cpulist "$(cat "$n/cpulist")"); do
+			[ -z "${online[$c]:-}" ] || k=$((k + 1))
+		done
+		[ "$k" -gt 0 ] || continue
+		if [ -z "$MI_NODE_CPUS_MIN" ] || [ "$k" -lt "$MI_NODE_CPUS_MIN" ]; then
+			MI_NODE_CPUS_MIN=$k
+		fi
+		if [ -z "$MI_NODE_CPUS_MAX" ] || [ "$k" -gt "$MI_NODE_CPUS_MAX" ]; then
+			MI_NODE_CPUS_MAX=$k
+		fi
+	done
+	: "${MI_NODE_CPUS_MIN:=$MI_CPUS}" "${MI_NODE_CPUS_MAX:=$MI_CPUS}"
+}
+
+# mi_threads_init: find the max_threads and min_chunk_pages knobs (mounting
+# debugfs if needed) and remember their values, which mi_cleanup restores
+# once a test wrote them.  False, with MI_THREADS_WHY set, without them.
+mi_threads_init() {
+	local k v
+	MI_THREADS_WHY=
+	mi_cpus_init
+	[ ${#MI_THREADS_SAVED[@]} -eq 0 ] || return 0
+	if ! mi_debugfs; then
+		MI_THREADS_WHY="no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS):"
+		MI_THREADS_WHY+=" no max_threads or min_chunk_pages knob"
+		return 1
+	fi
+	if [ ! -d "$MI_THREADS_DIR" ]; then
+		MI_THREADS_WHY="no $MI_THREADS_DIR (kernel without multithreaded memmap init)"
+		return 1
+	fi
+	for k in max_threads min_chunk_pages; do
+		v=$(cat "$MI_THREADS_DIR/$k" 2>/dev/null)
+		if ! [[ "$v" =~ ^[0-9]+$ ]]; then
+			MI_THREADS_WHY="$MI_THREADS_DIR/$k reads '$v'"
+			MI_THREADS_SAVED=()
+			return 1
+		fi
+		MI_THREADS_SAVED[$k]=$v
+	done
+	if [ "$(uname -m)" != x86_64 ]; then
+		MI_DEFAULT_CHUNK=${MI_THREADS_SAVED[min_chunk_pages]}
+		MI_SECTION_PAGES=$((MI_DEFAULT_CHUNK / 2))
+	fi
+}
+
+# mi_knob_write FILE VALUE: write VALUE (no newline) in one write(); prints
+# ok or the errno name.
+mi_knob_write() {
+	if [ -x "$MI_WRITE" ]; then
+		"$MI_WRITE" "$1" "$2"
+	elif printf %s "$2" 2>/dev/null >"$1"; then
+		echo ok
+	else
+		echo "write error"
+	fi
+}
+
+# mi_threads_set KNOB VALUE: set max_threads or min_chunk_pages to the
+# decimal VALUE.  False, with MI_THREADS_WHY set, when there are no knobs,
+# the write fails or the knob does not read VALUE back.
+mi_threads_set() {
+	local f=$MI_THREADS_DIR/$1 out got
+	[ ${#MI_THREADS_SAVED[@]} -gt 0 ] || return 1
+	MI_THREADS_CHANGED=1
+	out=$(mi_knob_write "$f" "$2")
+	got=$(cat "$f" 2>/dev/null)
+	if [ "$out" != ok ] || [ "$got" != "$2" ]; then
+		MI_THREADS_WHY="writing '$2' to $f gave $out, it reads '$got'"
+		return 1
+	fi
+}
+
+# mi_threads_default: the kernel's defaults, max_threads 0 (one thread per
+# online CPU of the node) and min_chunk_pages two sections.
+mi_threads_default() {
+	mi_threads_set max_threads 0 &&
+		mi_threads_set min_chunk_pages "$MI_DEFAULT_CHUNK"
+}
+
+# mi_threads_restore: the values mi_threads_init found, if the test wrote
+# any (mi_cleanup).
+mi_threads_restore() {
+	local k
+	[ "$MI_THREADS_CHANGED" = 1 ] || return 0
+	for k in "${!MI_THREADS_SAVED[@]}"; do
+		mi_knob_write "$MI_THREADS_DIR/$k" "${MI_THREADS_SAVED[$k]}" >/dev/null
+	done
+	MI_THREADS_CHANGED=0
+}
+
+# mi_threads_get KNOB: the value of max_threads or min_chunk_pages; without
+# the knobs (no mi_threads_init), the kernel's default.
+mi_threads_get() {
+	local f=$MI_THREADS_DIR/$1
+	if [ ${#MI_THREADS_SAVED[@]} -gt 0 ] && [ -r "$f" ]; then
+		cat "$f"
+	elif [ "$1" = max_threads ]; then
+		echo 0
+	else
+		echo "$MI_DEFAULT_CHUNK"
+	fi
+}
+
+# mi_compound_pages OPTIONS...: the pages of one compound page of a
+# namespace that ndctl create-namespace OPTIONS make: device-dax maps its
+# align (2 MiB unless given), fsdax single pages.
+mi_compound_pages() {
+	local a
+	case " $* " in
+	*" --mode=devdax "*) ;;
+	*) echo 1; return ;;
+	esac
+	a=$(sed -n 's/.*--align=\([0-9]*[KMG]\).*/\1/p' <<<"$*")
+	case "$a" in
+	*K) a=$((${a%K} * 1024)) ;;
+	*M) a=$((${a%M} * 1024 * 1024)) ;;
+	*G) a=$((${a%G} * 1024 * 1024 * 1024)) ;;
+	*) a=$((2 * 1024 * 1024)) ;;
+	esac
+	[ "$a" -ge "$MI_PAGE_SIZE" ] || a=$MI_PAGE_SIZE
+	echo $((a / MI_PAGE_SIZE))
+}
+
+# mi_threads_chunk MIN_CHUNK_PAGES COMPOUND: "MIN_CHUNK ALIGN", what the
+# kernel makes of min_chunk_pages for compound pages of COMPOUND pages:
+# chunks start at multiples of ALIGN, the larger of COMPOUND and
+# min(section, MIN_CHUNK_PAGES rounded down to a power of two), and hold
+# at least MIN_CHUNK, MIN_CHUNK_PAGES (at least 1) rounded up to ALIGN.
+mi_threads_chunk() {
+	local k=$1 compound=$2 p=1 a
+	[ "$k" -ge 1 ] || k=1
+	while [ $((p * 2)) -le "$k" ]; do p=$((p * 2)); done
+	a=$p
+	[ "$a" -le "$MI_SECTION_PAGES" ] || a=$MI_SECTION_PAGES
+	[ "$a" -ge "$compound" ] || a=$compound
+	echo "$(((k + a - 1) / a * a)) $a"
+}
+
+# mi_threads_expected NR_PAGES START_PFN COMPOUND: "LO HI WHY": the threads
+# a memmap init of that range (compound pages of COMPOUND pages) may report
+# under the knobs' current values, and why.  The kernel runs a call
+# without pages on no thread, and on one thread a range that does not
+# start at a compound page boundary or has less than two chunks of
+# MIN_CHUNK (mi_threads_chunk); otherwise on at most max_threads (0: no
+# limit) threads, one per online CPU of the node and one per chunk.
+# padata may give fewer threads when its pool of work items runs short,
+# which on an otherwise idle machine it does not: LO is 2 whenever every
+# node allows two.
+mi_threads_expected() {
+	local nr=$1 start=$2 compound=$3 max chunk n lo hi
+	mi_cpus_init
+	max=$(mi_threads_get max_threads)
+	read -r chunk _ < <(mi_threads_chunk "$(mi_threads_get min_chunk_pages)" "$compound")
+	n=$((nr / chunk))
+	if [ "$nr" -eq 0 ]; then
+		echo "0 0 a call without pages runs no thread"
+	elif [ $((start % compound)) -ne 0 ]; then
+		echo "1 1 the range does not start at a compound page of $compound pages"
+	elif [ "$max" -eq 1 ]; then
+		echo "1 1 max_threads=1"
+	elif [ "$MI_NODE_CPUS_MAX" -lt 2 ]; then
+		echo "1 1 no node has two online CPUs"
+	elif [ "$n" -lt 2 ]; then
+		echo "1 1 $nr pages are less than two chunks of $chunk"
+	else
+		lo=$MI_NODE_CPUS_MIN
+		hi=$MI_NODE_CPUS_MAX
+		if [ "$max" -gt 0 ]; then
+			[ "$lo" -le "$max" ] || lo=$max
+			[ "$hi" -le "$max" ] || hi=$max
+		fi
+		[ "$lo" -le "$n" ] || lo=$n
+		[ "$hi" -le "$n" ] || hi=$n
+		[ "$lo" -ge 2 ] || lo=1
+		echo "$lo $hi room for $n chunks of at least $chunk pages, max_threads=$max," \
+			"$MI_NODE_CPUS_MIN to $MI_NODE_CPUS_MAX online CPU(s) a node"
+	fi
+}
+
+# mi_threads_chunks NR_PAGES START_PFN COMPOUND THREADS: "CHUNKS SIZE
+# FIRST": how padata cut a range that THREADS (2 or more) threads
+# initialized under the current min_chunk_pages: about four chunks a thread
+# and at least MIN_CHUNK pages each, rounded up to ALIGN (mi_threads_chunk),
+# ending at multiples of SIZE, so that the first has FIRST pages, less than
+# SIZE when the range does not start at such a multiple.
+mi_threads_chunks() {
+	local nr=$1 start=$(($2)) t=$4 min align size first
+	read -r min align < <(mi_threads_chunk "$(mi_threads_get min_chunk_pages)" "$3")
+	size=$((nr / (t * 4)))
+	[ "$size" -ge "$min" ] || size=$min
+	[ "$size" -ge 1 ] || size=1
+	size=$(((size + align - 1) / align * align))
+	first=$(((start / size + 1) * size - start))
+	[ "$first" -le "$nr" ] || first=$nr
+	echo "$(((start + nr - 1) / size - start / size + 1)) $size $first"
+}
+
 # ---------------------------------------------------------------- dmesg
 
 # mi_prdebug_on: print memmap_init_zone_device()'s pr_debug line (dynamic
@@ -496,12 +765,15 @@ mi_prdebug_off() {
 	MI_DYNDBG=
 }
 
-# mi_prdebug_lines TEXT: "NR_PAGES BACKEND" of each pr_debug line since the
-# marker TEXT, sorted.
+# mi_prdebug_lines TEXT: "NR_PAGES BACKEND THREADS" of each pr_debug line
+# since the marker TEXT, sorted.  The line reads "memmap_init_zone_device
+# initialised N pages in Mms (BACKEND) on T thread(s)"; a line without the
+# threads is not counted.
 mi_prdebug_lines() {
 	mi_dmesg_since "$1" |
 		sed -n 's/.*memmap_init_zone_device initialised //
-			s/^\([0-9]*\) pages in [0-9]*ms (\([a-z+]*\)).*/\1 \2/p' |
+			s/ pages in [0-9]*ms (\([a-z+]*\)) on \([0-9]*\) thread(s).*/ \1 \2/
+			/^[0-9]* [a-z+]* [0-9]*$/p' |
 		sort
 }
 

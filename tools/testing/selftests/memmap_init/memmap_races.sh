@@ -13,8 +13,21 @@
 # twice as long, up to four rounds.  Every write must succeed or fail with
 # EBUSY (EOPNOTSUPP for "on" without CONFIG_MEMMAP_STREAMING), every
 # enable and disable must succeed, the attribute must read one of the three
-# requests afterwards and the next bind must use it; the kernel log must
-# not show a report (MI_REPORTS: warnings, oopses, BUGs, lockdep, KASAN).
+# requests afterwards and the next bind must use it.
+#
+# Two more writers flip the debugfs knobs of the multithreaded init at the
+# same time, so that binds read them while they change: max_threads
+# through 0, 1 and 2, min_chunk_pages through a section, 512 and two
+# sections (the default), each with a garbage write ("abc") in between.  Every
+# numeric write must succeed and every garbage one fail with EINVAL.
+# After the race the knobs go back to their defaults and the next bind
+# must run on the threads they allow (mi_threads_expected).  Before the
+# races, writes of "abc", "-1", "1x" and nothing must fail with EINVAL and
+# leave each knob as it was: debugfs parses them with kstrtoull(), which
+# takes no sign and no trailing garbage.
+#
+# Last, the kernel log must not show a report (MI_REPORTS: warnings,
+# oopses, BUGs, lockdep, KASAN).
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -29,6 +42,8 @@ mi_probe
 ncpus=$(nproc)
 [ "$ncpus" -ge 2 ] ||
 	mi_skip_all "needs 2 CPUs so that writes and binds run at once (this machine has $ncpus)"
+have_threads=1
+mi_threads_init || have_threads=0
 
 pids=()
 mi_cleanup_hook() {
@@ -38,9 +53,51 @@ mi_cleanup_hook() {
 }
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 16
 
 mi_kmsg_mark "races start"
+
+# Garbage the knobs must refuse.
+desc="max_threads and min_chunk_pages reject 'abc', '-1', '1x' and an empty write"
+desc+=" with EINVAL, unchanged"
+if [ "$have_threads" = 0 ]; then
+	mi_skip "$desc" "$MI_THREADS_WHY"
+elif ! mi_threads_default; then
+	mi_result "$desc" 1 "$MI_THREADS_WHY"
+else
+	rc=0
+	for k in max_threads min_chunk_pages; do
+		before=$(mi_threads_get $k)
+		for v in abc -1 1x ""; do
+			out=$(mi_knob_write "$MI_THREADS_DIR/$k" "$v")
+			after=$(mi_threads_get $k)
+			if [ "$out" != EINVAL ] || [ "$after" != "$before" ]; then
+				ktap_print_msg "$k: writing '$v' gave $out, it reads '$after'" \
+					"(was '$before')"
+				rc=1
+			fi
+		done
+	done
+	mi_result "$desc" $rc
+fi
+
+# knob_writer KNOB SECS VALUE...: for SECS seconds, write each VALUE and
+# then "abc" to the knob in turn; prints a line for each write that did not
+# give ok (EINVAL for "abc"), then "knob writes N".
+knob_writer() {
+	local f=$MI_THREADS_DIR/$1 end=$((SECONDS + $2)) n=0 v want out
+	shift 2
+	while [ "$SECONDS" -lt "$end" ]; do
+		for v in "$@" abc; do
+			want=ok
+			[ "$v" != abc ] || want=EINVAL
+			out=$(mi_knob_write "$f" "$v")
+			n=$((n + 1))
+			[ "$out" = "$want" ] || echo "bad write: '$v' to $f gave $out, want $want"
+		done
+	done
+	echo "knob writes $n"
+}
 
 # race_round: one round of race(), secs long: writers, a reader and the
 # bind loop; adds to race()'s counters.
@@ -60,6 +117,14 @@ race_round() {
 		done
 	) >>"$MI_TMP/reader.all" 2>&1 &
 	pids+=($!)
+	# The knob writers.
+	if [ "$have_threads" = 1 ]; then
+		knob_writer max_threads "$secs" 0 1 2 >>"$MI_TMP/knobs.all" 2>&1 &
+		pids+=($!)
+		knob_writer min_chunk_pages "$secs" "$MI_SECTION_PAGES" "$MI_MANY_CHUNKS" \
+			"$MI_DEFAULT_CHUNK" >>"$MI_TMP/knobs.all" 2>&1 &
+		pids+=($!)
+	fi
 
 	end=$((SECONDS + secs))
 	while [ "$SECONDS" -lt "$end" ]; do
@@ -84,22 +149,26 @@ race_round() {
 		accepted=$((accepted + ${n_ok:-0}))
 		busy=$((busy + ${n_busy:-0}))
 	done
-	wait "${pids[2]}"
+	for i in 2 3 4; do
+		[ -z "${pids[$i]:-}" ] || wait "${pids[$i]}"
+	done
 	pids=()
 	ktap_print_msg "$name: $n disable/enable cycles so far," \
 		"in rounds up to ${secs}s, $fails failed"
 }
 
-# race NAME OPTIONS...: one run in the mode OPTIONS select, five results.
+# race NAME OPTIONS...: one run in the mode OPTIONS select, seven results.
 race() {
-	local name=$1 i n=0 fails=0 rc req want events altmap=1 type dev
-	local accepted=0 busy=0 why interleaved round secs
+	local name=$1 i n=0 fails=0 rc req want events altmap=1 type dev compound
+	local accepted=0 busy=0 why interleaved round secs e t nr start lo hi bad nk
 	local -a descs=(
 		"$name: writes and binds interleaved (accepted writes and EBUSY both seen)"
 		"$name: every write succeeded or failed with EBUSY"
+		"$name: every max_threads and min_chunk_pages write succeeded, garbage failed with EINVAL"
 		"$name: every disable and enable succeeded, namespace enabled after"
 		"$name: attribute reads one of default, on, off"
 		"$name: next bind uses the request left by the race"
+		"$name: with the knobs back at their defaults, the next bind runs on the threads they allow"
 	)
 	shift
 	if ! mi_ns_reconfig "$@"; then
@@ -107,9 +176,12 @@ race() {
 		return
 	fi
 	case "$*" in *fsdax*) type=fs_dax ;; *) type=generic ;; esac
+	compound=$(mi_compound_pages "$@")
 
 	rc=0
 	: >"$MI_TMP/reader.all"
+	: >"$MI_TMP/knobs.all"
+	[ "$have_trace" = 0 ] || mi_trace_clear
 	for ((round = 1, secs = SECS; round <= 4; round++, secs *= 2)); do
 		race_round
 		[ "$accepted" -eq 0 ] || [ "$busy" -eq 0 ] || [ "$n" -eq 0 ] || break
@@ -123,27 +195,70 @@ race() {
 	mi_result "${descs[0]}" $interleaved "$why: no proof of a race"
 	mi_result "${descs[1]}" $rc
 
+	# The knob writes, and the threads the binds of the race ran on.
+	if [ "$have_threads" = 0 ]; then
+		mi_skip "${descs[2]}" "$MI_THREADS_WHY"
+	else
+		if [ "$have_trace" = 1 ]; then
+			ktap_print_msg "$name: binds during the race:" \
+				"$(mi_trace_events | sed -n 's/.* threads=\([0-9]*\).*/\1/p' |
+					sort -n | uniq -c |
+					awk '{ printf "%s%s on %s thread(s)", s, $1, $2
+						s = ", " }')"
+		fi
+		bad=$(grep 'bad write' "$MI_TMP/knobs.all")
+		nk=$(awk '$1 == "knob" && $2 == "writes" { n += $3 } END { print n + 0 }' \
+			"$MI_TMP/knobs.all")
+		ktap_print_msg "$name: $nk knob writes"
+		[ -z "$bad" ] && [ "$nk" -gt 0 ]
+		mi_result "${descs[2]}" $? "$(head -n 5 <<<"$bad")"
+		# The knobs as the kernel boots with them, for the next bind.
+		mi_threads_default || ktap_print_msg "$MI_THREADS_WHY"
+	fi
+
 	ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
 	dev=chardev
 	[ "$type" != fs_dax ] || dev=blockdev
 	[ "$fails" -eq 0 ] && [ "$n" -gt 0 ] && [ -n "$(mi_ns_dev "$dev")" ]
-	mi_result "${descs[2]}" $?
+	mi_result "${descs[3]}" $?
 
 	req=$(mi_ns_request)
 	! grep -q . "$MI_TMP/reader.all" && [[ "$req" =~ ^(default|on|off)$ ]]
-	mi_result "${descs[3]}" $? \
+	mi_result "${descs[4]}" $? \
 		"request '$req'; $(head -n 3 "$MI_TMP/reader.all" | tr '\n' ' ')"
 
-	# The next bind uses what the attribute says.
+	# The next bind uses what the attribute says, on the threads the
+	# knobs' defaults allow.
 	if [ "$have_trace" = 0 ]; then
-		mi_skip "${descs[4]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
+		mi_skip "${descs[5]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
+		mi_skip "${descs[6]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
 		return
 	fi
 	want=$(mi_expected_backend "$req" "$altmap")
+	events=
 	mi_ns_disable && mi_trace_clear && mi_ns_enable &&
 		events=$(mi_trace_wait 1) &&
 		mi_check_events "$events" 1 "$type" "$altmap" "$want"
-	mi_result "${descs[4]}" $?
+	mi_result "${descs[5]}" $?
+
+	bad=
+	[ -n "$events" ] || bad="no event"
+	while IFS= read -r e; do
+		[ -n "$e" ] || continue
+		t=$(mi_field "$e" threads)
+		nr=$(mi_field "$e" nr_pages)
+		start=$(mi_field "$e" start_pfn)
+		if ! [[ "$nr" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
+			bad+=" no nr_pages or start_pfn in '$e';"
+			continue
+		fi
+		read -r lo hi why < <(mi_threads_expected "$nr" "$start" "$compound")
+		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
+			bad+=" threads=$t for $nr pages from $start, want $lo to $hi ($why);"
+		fi
+	done <<<"$events"
+	[ -z "$bad" ]
+	mi_result "${descs[6]}" $? "$bad"
 }
 
 race fsdax --mode=fsdax --map=dev
