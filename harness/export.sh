@@ -25,6 +25,19 @@ g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null ||
 [ -z "$(g status --porcelain --untracked-files=no)" ] ||
 	die "$MZ_TREE has uncommitted changes; commit them first"
 
+# Every file the series touches must be in the mirror: check that before
+# anything in patches/ or the mirror changes, so a refusal changes nothing.
+read -r -a mirror_dirs <<<"$MZ_MIRROR_DIRS"
+mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series)
+for f in "${files[@]}"; do
+	mirrored=0
+	for d in "${mirror_dirs[@]}"; do
+		case "$f" in "$d"|"$d"/*) mirrored=1 ;; esac
+	done
+	[ "$mirrored" = 1 ] ||
+		die "the series touches $f, outside the mirrored directories; extend MZ_MIRROR_DIRS in harness/lib.sh"
+done
+
 n=$(g rev-list --count "$MZ_BASE_TAG"..series)
 prefix=${MZ_SUBJECT_PREFIX:-PATCH v7}
 tmp=$(mktemp -d)
@@ -56,17 +69,6 @@ for f in "$tmp"/*.patch; do
 done
 
 # The mirror: exactly the files the series touches, as the series leaves them.
-read -r -a mirror_dirs <<<"$MZ_MIRROR_DIRS"
-mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series)
-# Check every path before removing anything, so a refusal changes nothing.
-for f in "${files[@]}"; do
-	mirrored=0
-	for d in "${mirror_dirs[@]}"; do
-		case "$f" in "$d"|"$d"/*) mirrored=1 ;; esac
-	done
-	[ "$mirrored" = 1 ] ||
-		die "the series touches $f, outside the mirrored directories; extend MZ_MIRROR_DIRS in harness/lib.sh"
-done
 mapfile -t old < <(git -C "$MZ_ROOT" ls-files -- "${mirror_dirs[@]}")
 for f in "${old[@]}"; do rm -f "$MZ_ROOT/$f"; done
 for f in "${files[@]}"; do

@@ -121,6 +121,18 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$stderr" == *"up to date"* ]]
 }
 
+@test "export.sh: refuses a path outside the mirrored directories and changes nothing" {
+	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	mkdir -p "$MZ_TREE/scripts"
+	printf 'echo hi\n' >"$MZ_TREE/scripts/hello.sh"
+	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
+	tree add -A && tree commit -q -m "scripts: hello, mm: drain"
+	before=$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)
+	run -1 --separate-stderr "$P/harness/export.sh"
+	[[ "$stderr" == *"touches scripts/hello.sh, outside the mirrored directories"* ]]
+	[ "$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
+}
+
 @test "tree.sh: refuses to overwrite commits that were never exported" {
 	"$P/harness/tree.sh" apply >/dev/null 2>&1
 	echo '/* unexported work */' >>"$MZ_TREE/mm/page.c"
