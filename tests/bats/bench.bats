@@ -722,3 +722,34 @@ EOF
 	"$H/bench-report.py" --cover "$ROOT/results/bench-tcg.json" >"$T/report.txt"
 	head -n "$(wc -l <"$T/cover.txt")" "$T/report.txt" | diff -u - "$T/cover.txt"
 }
+
+@test "cover letter: its threads table is results/bench-threads-tcg.json's, not retyped" {
+	# Each row: memory, template median on 1 thread and on N threads (ms),
+	# and the speedup (ratio of the medians), all from that JSON.
+	python3 - "$ROOT/patches/0000-cover-letter.patch" "$ROOT/results/bench-threads-tcg.json" <<'PY'
+import json, re, sys
+cover = open(sys.argv[1]).read().split("\n")
+data = json.load(open(sys.argv[2]))
+names = {"fsdax map=dev": "fsdax-dev", "fsdax map=mem": "fsdax-mem",
+         "devdax align=2M": "devdax-2m", "device-private": "devprivate"}
+start = cover.index("  memory              1 thread   2 threads  speedup")
+rows = []
+for line in cover[start + 1:]:
+    if not line.strip():
+        break
+    rows.append(line)
+assert len(rows) == 4, rows
+med = {(r["device"], r["backend"]): r["median"] for r in data["results"]
+       if r["metric"] == "memmap_init_ns"}
+ratio = {(s["device"], s["a"]): s["ratio"] for s in data["speedup"]}
+for line in rows:
+    m = re.match(r"  (\S.*?\S) +([0-9.]+) ms +([0-9.]+) ms +([0-9.]+)x$", line)
+    assert m, line
+    dev = names[m.group(1)]
+    want = ("%.2f" % (med[(dev, "template")] / 1e6),
+            "%.2f" % (med[(dev, "template-threads")] / 1e6),
+            "%.2f" % ratio[(dev, "template-threads")])
+    assert m.group(2, 3, 4) == want, (line, want)
+print("ok")
+PY
+}
