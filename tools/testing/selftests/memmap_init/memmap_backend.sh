@@ -119,22 +119,9 @@ check() {
 # bind_threads LABEL EVENTS: note the events of one bind whose threads
 # the knobs and the online CPUs do not allow.
 bind_threads() {
-	local label=$1 events=$2 e t n start lo hi why
-	while IFS= read -r e; do
-		[ -n "$e" ] || continue
-		t=$(mi_field "$e" threads)
-		n=$(mi_field "$e" nr_pages)
-		start=$(mi_field "$e" start_pfn)
-		if ! [[ "$n" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
-			threads_bad+=" $label: no nr_pages or start_pfn in '$e';"
-			continue
-		fi
-		read -r lo hi why < <(mi_threads_expected "$n" "$start" "$compound")
-		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
-			threads_bad+=" $label: threads=$t for $n pages from $start,"
-			threads_bad+=" want $lo to $hi ($why);"
-		fi
-	done <<<"$events"
+	local bad
+	bad=$(mi_threads_check "$2" "$compound")
+	[ -z "$bad" ] || threads_bad+=" $1:$bad"
 }
 
 # bind_details REQUEST EVENTS PRDEBUG: note what the pr_debug lines, the

@@ -721,6 +721,29 @@ mi_threads_expected() {
 	fi
 }
 
+# mi_threads_check EVENTS COMPOUND: for each event of EVENTS (one a line)
+# whose threads the knobs and the online CPUs do not allow
+# (mi_threads_expected, compound pages of COMPOUND pages), print what is
+# wrong, " ...;" each, all on one line; print nothing if all are allowed.
+mi_threads_check() {
+	local e t nr start lo hi why
+	while IFS= read -r e; do
+		[ -n "$e" ] || continue
+		t=$(mi_field "$e" threads)
+		nr=$(mi_field "$e" nr_pages)
+		start=$(mi_field "$e" start_pfn)
+		if ! [[ "$nr" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
+			printf " no nr_pages or start_pfn in '%s';" "$e"
+			continue
+		fi
+		read -r lo hi why < <(mi_threads_expected "$nr" "$start" "$2")
+		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
+			printf " threads=%s for %s pages from %s, want %s to %s (%s);" \
+				"$t" "$nr" "$start" "$lo" "$hi" "$why"
+		fi
+	done <<<"$1"
+}
+
 # mi_threads_chunks NR_PAGES START_PFN COMPOUND THREADS: "CHUNKS SIZE
 # FIRST": how padata cut a range that THREADS (2 or more) threads
 # initialized under the current min_chunk_pages: about four chunks a thread

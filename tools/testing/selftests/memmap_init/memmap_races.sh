@@ -160,7 +160,7 @@ race_round() {
 # race NAME OPTIONS...: one run in the mode OPTIONS select, seven results.
 race() {
 	local name=$1 i n=0 fails=0 rc req want events altmap=1 type dev compound
-	local accepted=0 busy=0 why interleaved round secs e t nr start lo hi bad nk
+	local accepted=0 busy=0 why interleaved round secs bad nk
 	local -a descs=(
 		"$name: writes and binds interleaved (accepted writes and EBUSY both seen)"
 		"$name: every write succeeded or failed with EBUSY"
@@ -241,22 +241,8 @@ race() {
 		mi_check_events "$events" 1 "$type" "$altmap" "$want"
 	mi_result "${descs[5]}" $?
 
-	bad=
+	bad=$(mi_threads_check "$events" "$compound")
 	[ -n "$events" ] || bad="no event"
-	while IFS= read -r e; do
-		[ -n "$e" ] || continue
-		t=$(mi_field "$e" threads)
-		nr=$(mi_field "$e" nr_pages)
-		start=$(mi_field "$e" start_pfn)
-		if ! [[ "$nr" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
-			bad+=" no nr_pages or start_pfn in '$e';"
-			continue
-		fi
-		read -r lo hi why < <(mi_threads_expected "$nr" "$start" "$compound")
-		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
-			bad+=" threads=$t for $nr pages from $start, want $lo to $hi ($why);"
-		fi
-	done <<<"$events"
 	[ -z "$bad" ]
 	mi_result "${descs[6]}" $? "$bad"
 }
