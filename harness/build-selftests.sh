@@ -19,14 +19,17 @@
 # and, for hmm-tests alone (not the whole mm target), the kernel's UAPI
 # headers installed into WORK and
 #   make -C tools/testing/selftests/mm OUTPUT=WORK/mm WORK/mm/hmm-tests
-# WORK is $MZ_CACHE/selftests/NAME (NAME: BUILD_DIR's last component).
+# WORK is $MZ_CACHE/selftests/NAME-TREE (NAME: BUILD_DIR's last component,
+# TREE: a hash of MZ_KSRC's path: make decides by timestamps, so binaries
+# built from another tree must not look up to date).
 # OUTDIR is emptied first.  The test module is built in the kernel tree's
 # memmap_init/test_modules (as livepatch's are), so builds take a lock and
 # clean it up afterwards.
 #
 # Put the tree in the initramfs and run it:
 #   initramfs.sh --add OUTDIR:/mz/kselftest BUILD_DIR initramfs.cpio.gz
-#   vm.sh BUILD_DIR initramfs.cpio.gz -- kselftest [memmap_init] [MEMMAP_INIT_HMM=1]
+#   vm.sh --label-nvdimm 1G BUILD_DIR initramfs.cpio.gz -- kselftest memmap_init devs [hmm]
+# (devs: the tests may destroy the guest's NVDIMMs; without it they touch none)
 #
 # Prints OUTDIR on stdout.
 set -euo pipefail
@@ -61,7 +64,7 @@ st=$ksrc/tools/testing/selftests
 	die "$st/memmap_init missing: MZ_KSRC=$ksrc has no memmap_init selftests"
 
 name=$(basename "$build")
-work=$MZ_CACHE/selftests/$name
+work=$MZ_CACHE/selftests/$name-$(printf %s "$ksrc" | sha256sum | cut -c1-8)
 log=$MZ_LOGS/selftests-$name.log
 mkdir -p "$work" "$MZ_LOGS" "$2"
 out=$(cd "$2" && pwd)

@@ -8,13 +8,16 @@
 #             [--summary FILE] [--logs DIR]
 #
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
-#               VARIANT:P1+P2... to run it with those boot parameters only
-#               (default stream-n,stream-off,stream-altmap,stream-on;
-#               make check-debug runs debug-vm:none+altmap+on and
-#               debug:none+on)
+#               VARIANT:P1+P2... to run it with those cells only (default
+#               stream-n,stream-off,stream-altmap and
+#               stream-on:none+off+altmap+on+bogus+safe, or without --params
+#               the four with --params' list; make check-debug runs
+#               debug-vm:none+altmap+on and debug:none+on)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
-#               altmap, on, bogus (an invalid word)  (default: all five),
-#               for the variants without their own list
+#               altmap, on, bogus (an invalid word), and safe (no
+#               parameter, guest/tests/guard: the target given no device)
+#               (default: the first five), for the variants without their
+#               own list
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
 #   --timeout   per guest (default 1800 s)
 #   --summary   JSON summary (default $CHECK_SUMMARY, else
@@ -27,9 +30,15 @@
 #
 # Each cell boots the variant with the boot parameter on 2 vCPUs (the race
 # and streaming tests need two CPUs) and runs the installed kselftest
-# target inside (guest/tests/kselftest).  Its NVDIMMs start empty on every
-# boot (raw NFIT namespaces map no pages), so the first bind of each memory
-# type after boot is ndctl create-namespace's, which the tests check.  The upstream
+# target inside (guest/tests/kselftest), handing it the guest's NVDIMMs to
+# destroy ("devs": MEMMAP_INIT_NAMESPACE, MEMMAP_INIT_LABEL_REGION and
+# MEMMAP_INIT_SYSTEM_RAM, see memmap_lib.sh).  Its NVDIMMs start empty on
+# every boot (raw NFIT namespaces map no pages), so the first bind of each
+# memory type after boot is ndctl create-namespace's, which the tests check.
+# The "safe" cell instead runs guest/tests/guard: user data on both
+# NVDIMMs, the target without the variables and then with them while the
+# data is mounted; the data must survive and the namespaces stay as they
+# were (its checks are one more group, "guard").  The upstream
 # hmm-tests peer suite runs in the "none" cell of each variant only.  A
 # cell fails when the guest fails (any KTAP failure, a kernel
 # oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), when it ran
@@ -51,8 +60,9 @@ usage() {
 	awk 'NR >= 6 && /^# Each cell boots/ { exit } NR >= 6 { sub(/^# ?/, ""); print }' "$0" >&2
 	exit 2
 }
-variants=stream-n,stream-off,stream-altmap,stream-on
-params=none,off,altmap,on,bogus
+variants=
+params=
+default_params=none,off,altmap,on,bogus
 jobs=$(nproc)
 timeout=1800
 summary=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
@@ -73,6 +83,10 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
+if [ -z "$variants" ] && [ -z "$params" ]; then
+	variants=stream-n,stream-off,stream-altmap,stream-on:${default_params//,/+}+safe
+fi
+: "${variants:=stream-n,stream-off,stream-altmap,stream-on}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
 IFS=, read -r -a vspecs <<<"$variants"
@@ -80,7 +94,10 @@ IFS=, read -r -a plist <<<"$params"
 [ ${#vspecs[@]} -gt 0 ] || die "no variants given"
 [ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
 check_param() {
-	case "$1" in none|off|altmap|on|bogus) ;; *) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus)" ;; esac
+	case "$1" in
+	none|off|altmap|on|bogus|safe) ;;
+	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe)" ;;
+	esac
 }
 for p in "${plist[@]}"; do check_param "$p"; done
 # vlist: the variants; vparams[VARIANT]: its boot parameters, space-separated.
@@ -169,10 +186,11 @@ variant_traits() {
 	echo "$t"
 }
 
-# expected_skip TRAITS PARAM GROUP TEST: the reason matrix-skips.txt gives
-# for this skip; false when it expects no such skip.
+# expected_skip TRAITS PARAM GROUP TEST WHY: the reason matrix-skips.txt
+# gives for this skip of TEST, which the test explained with WHY; false
+# when it expects no such skip.
 expected_skip() {
-	local traits=" $1 " p=$2 g=$3 d=$4 when wp wg re why
+	local traits=" $1 " p=$2 g=$3 d=$4 w=$5 when wp wg re why
 	while IFS=$'\t' read -r when wp wg re why; do
 		case "$when" in ''|'#'*) continue ;; esac
 		[[ "$traits" == *" $when "* ]] || continue
@@ -182,7 +200,10 @@ expected_skip() {
 		*) [ "$p" = "$wp" ] || continue ;;
 		esac
 		[ "$wg" = '*' ] || [ "$wg" = "$g" ] || continue
-		[[ "$d" =~ $re ]] || continue
+		case "$re" in
+		why:*) [[ "$w" =~ ${re#why:} ]] || continue ;;
+		*) [[ "$d" =~ $re ]] || continue ;;
+		esac
 		echo "$why"
 		return 0
 	done <"$H/matrix-skips.txt"
@@ -197,7 +218,7 @@ classify_skips() {
 	local traits g d why r
 	traits=$(variant_traits "$1")
 	while IFS=$'\037' read -r g d why; do
-		if r=$(expected_skip "$traits" "$2" "$g" "$d"); then
+		if r=$(expected_skip "$traits" "$2" "$g" "$d" "$why"); then
 			printf 'E\037%s\n' "$r"
 		else
 			printf 'U\037%s\037%s\037%s\n' "$g" "$d" "$why"
@@ -213,6 +234,14 @@ unexpected_skips() {
 expected_reasons() {
 	classify_skips "$1" "$2" | sed -n 's/^E\o037//p'
 }
+# pname PARAM: a cell's parameter, for people.
+pname() {
+	case "$1" in
+	none) echo "no parameter" ;;
+	safe) echo "no device given (guard)" ;;
+	*) echo "$1" ;;
+	esac
+}
 # cell_done VARIANT PARAM RC SECONDS: the progress line of a finished cell.
 cell_done() {
 	local v=$1 p=$2 rc=$3 g a b c np=0 nf=0 ns=0 nu status=ok
@@ -227,7 +256,7 @@ cell_done() {
 	elif [ $((np + nf + ns)) -eq 0 ]; then
 		status="FAIL (no test ran)"
 	fi
-	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with ${p/none/no parameter}: $status, $np passed, $nf failed, $ns skipped ($nu unexpected), $4 s"
+	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with $(pname "$p"): $status, $np passed, $nf failed, $ns skipped ($nu unexpected), $4 s"
 }
 
 run_cell() {
@@ -235,13 +264,16 @@ run_cell() {
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--timeout "$timeout" --smp 2 --nvdimm-size 1G --label-nvdimm 1G
 		--log "$out/$cell.log")
-	[ "$p" = none ] || args+=(--append "memmap_streaming=$p")
-	local targs=(memmap_init)
-	[ "$p" != none ] || targs+=(hmm)
-	[ "$guest_test" = kselftest ] || targs=()
+	local test=$guest_test targs=(memmap_init devs)
+	case "$p" in
+	none) targs+=(hmm) ;;
+	safe) [ -n "${MZ_MATRIX_TEST:-}" ] || test=guard; targs=() ;;
+	*) args+=(--append "memmap_streaming=$p") ;;
+	esac
+	[ "$test" = kselftest ] || targs=()
 	local rc=0
 	MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
-		"${builds[$v]}" "${initrds[$v]}" -- "$guest_test" ${targs[@]+"${targs[@]}"} \
+		"${builds[$v]}" "${initrds[$v]}" -- "$test" ${targs[@]+"${targs[@]}"} \
 		>"$out/$cell.out" 2>"$out/$cell.err" &
 	vpid=$!
 	# matrix.sh's stop_cells: vm.sh stops its QEMU on TERM.
@@ -276,7 +308,7 @@ for v in "${vlist[@]}"; do
 			wait -n || true
 			running=$((running - 1))
 		fi
-		info "  start $v with ${p/none/no parameter}"
+		info "  start $v with $(pname "$p")"
 		run_cell "$v" "$p" &
 		running=$((running + 1))
 	done

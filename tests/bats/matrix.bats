@@ -85,6 +85,8 @@ EOF2
 	[[ "$output" == *"variant 'stream-off' given twice"* ]]
 	run -1 "$H/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
+	run -1 "$H/matrix.sh" --params none,safer
+	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe)"* ]]
 }
 
 @test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
@@ -210,4 +212,19 @@ EOF2
 	[[ "$output" == *"     2  the hmm-tests peer suite runs in the no-parameter cell of each variant"* ]]
 	[[ "$output" == *"     2  the variant has no streaming backend: \"on\" is refused"* ]]
 	[[ "$output" == *"4 cells, 3 failed"* ]]
+}
+
+@test "matrix.sh: a skip matched by its reason (why:) is expected only where listed" {
+	need_vm
+	# matrix-skips.txt expects "set MEMMAP_INIT_NAMESPACE=..." in the safe
+	# cell, which gives the target no device, and nowhere else.
+	MZ_MATRIX_TEST=fake-safe run "$H/matrix.sh" --variants stream-off \
+		--params none,safe --timeout 120 --summary "$SUMMARY"
+	[ "$status" -ne 0 ]
+	[ "$(jq -c '[.[] | [.boot_param, .group, .pass, .skip, .unexpected_skip]]' "$SUMMARY")" = \
+		'[["none","data",1,1,1],["safe","data",1,1,0]]' ]
+	[[ "$output" == *"stream-off with no device given (guard): ok, 1 passed, 0 failed, 1 skipped (0 unexpected)"* ]]
+	[[ "$output" == *"unexpected skip in data: fsdax map=mem (set MEMMAP_INIT_NAMESPACE=namespaceX.Y"* ]]
+	[[ "$output" == *"     1  the safe cell gives the target no device: "* ]]
+	[[ "$output" == *"2 cells, 1 failed"* ]]
 }

@@ -60,7 +60,6 @@ mi_prdebug_on || have_prdebug=0
 
 mi_cleanup_hook() {
 	[ "$have_hmm" = 0 ] || mi_hmm_unload
-	[ "$have_ns" = 0 ] || mi_ns_reset
 }
 
 ktap_print_header

@@ -34,7 +34,6 @@ MNT=$MI_TMP/mnt
 mkdir -p "$MNT"
 mi_cleanup_hook() {
 	umount "$MNT" 2>/dev/null
-	mi_ns_reset
 }
 
 ktap_print_header

@@ -13,7 +13,9 @@
 # request asks for, the pattern must read back intact (the end of the
 # device is what the kernel uses last while it is system RAM) and the
 # request must still read the same.  Needs daxctl and the kmem driver
-# (CONFIG_DEV_DAX_KMEM).
+# (CONFIG_DEV_DAX_KMEM), and runs only on the namespace that
+# MEMMAP_INIT_NAMESPACE names, and with MEMMAP_INIT_SYSTEM_RAM=1: it adds
+# the namespace's memory to the page allocator (memmap_lib.sh).
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
 # shellcheck source=memmap_lib.sh
@@ -24,7 +26,15 @@ MEMDIR=/sys/devices/system/memory
 PAT_LEN=$((4 << 20))
 
 mi_init
-mi_ns_init || mi_skip_all "$MI_NS_WHY"
+RAM_WHY="set MEMMAP_INIT_SYSTEM_RAM=1 to let the test online the namespace's"
+RAM_WHY+=" memory as system RAM and offline it again"
+if ! mi_ns_init; then
+	if [ -z "${MEMMAP_INIT_NAMESPACE:-}" ] && [ "${MEMMAP_INIT_SYSTEM_RAM:-0}" != 1 ]; then
+		MI_NS_WHY+=", and $RAM_WHY"
+	fi
+	mi_skip_all "$MI_NS_WHY"
+fi
+[ "${MEMMAP_INIT_SYSTEM_RAM:-0}" = 1 ] || mi_skip_all "$RAM_WHY"
 command -v daxctl >/dev/null || mi_skip_all "daxctl not installed"
 [ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
 [ -r "$MEMDIR/block_size_bytes" ] ||
@@ -45,7 +55,6 @@ mi_cleanup_hook() {
 		! daxctl reconfigure-device -f --mode=devdax "$DAX" >/dev/null 2>&1; then
 		ktap_print_msg "cleanup: cannot return $DAX to devdax"
 	fi
-	mi_ns_reset
 }
 
 dx_run() {

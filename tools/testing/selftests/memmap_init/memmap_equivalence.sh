@@ -91,7 +91,6 @@ mi_threads_init || have_threads=0
 loaded=0
 mi_cleanup_hook() {
 	[ "$have_hmm" = 0 ] || mi_hmm_unload
-	[ "$have_ns" = 0 ] || mi_ns_reset
 	[ "$loaded" = 0 ] || rmmod test_memmap_digest 2>/dev/null
 }
 

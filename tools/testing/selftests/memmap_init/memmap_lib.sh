@@ -3,6 +3,33 @@
 #
 # Helpers shared by the memmap_init selftests.  Sourced, never executed.
 #
+# What the tests may change.  By default nothing that existed before they
+# started: no namespace, region, label or dax device, and no memory.  What
+# is always safe runs by default: the controls that only read, the policy
+# and boot parameter checks, and device-private memory through test_hmm,
+# whose memory is the test module's own.  The rest runs only on what the
+# environment names, and skips saying which variable to set:
+#
+#   MEMMAP_INIT_NAMESPACE=namespaceX.Y  the pmem namespace the equivalence,
+#       backend, controls, data, races and daxctl tests reconfigure
+#       (ndctl create-namespace -f -e) and rebind: ITS DATA IS DESTROYED.
+#       It is refused (the tests skip) while in use: mounted, swapped on,
+#       held or claimed, open or mapped by a process, or online as system
+#       RAM.  Whatever happens, each test puts it back in the mode, map,
+#       align, memmap_streaming request and enabled state it found.
+#   MEMMAP_INIT_SYSTEM_RAM=1            the daxctl test may also online
+#       that namespace's memory as system RAM (daxctl reconfigure-device
+#       --mode=system-ram) and offline it again.
+#   MEMMAP_INIT_LABEL_REGION=regionN    a region of one NVDIMM with a label
+#       area, whose labels the lifetime test re-initializes: EVERY
+#       NAMESPACE IN IT IS DESTROYED.  Refused while any is in use, and
+#       when it holds MEMMAP_INIT_NAMESPACE.
+#   MEMMAP_INIT_HMM=1                   the hmm-tests peer suite, which
+#       only takes long (or a list of requests: default,on,off).
+#
+# A value that is not of that form, or a namespace or region that does
+# not exist, fails the test ("Bail out!") before anything is changed.
+#
 # What the tests look at:
 #   /sys/kernel/mm/memmap_streaming         the streaming policy (read-only)
 #   /sys/bus/nd/devices/NS/memmap_streaming the per-namespace request
@@ -59,6 +86,7 @@ MI_TRACE=
 MI_PAGEREF=
 MI_NS=
 MI_NS_ATTR=
+MI_NS_SAVED=
 MI_CONFIG=
 MI_TMP=
 MI_BIND_NS=0
@@ -131,10 +159,14 @@ mi_init() {
 	MI_TMP=$(mktemp -d /tmp/memmap_init.XXXXXX) || mi_skip_all "cannot make a scratch directory"
 	trap mi_cleanup EXIT
 	trap 'exit 130' INT TERM
+	mi_env_check
 }
 
-# Scripts add their own cleanup by defining mi_cleanup_hook.
+# Scripts add their own cleanup by defining mi_cleanup_hook, which runs
+# first.  The namespace goes back last (mi_ns_reset), also when the test
+# failed or was interrupted; a test that cannot put it back fails.
 mi_cleanup() {
+	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
 	mi_threads_restore
 	mi_pageref_off
@@ -143,7 +175,9 @@ mi_cleanup() {
 		echo 0 >"$MI_TRACE/events/$MI_EVENT/enable" 2>/dev/null
 		rmdir "$MI_TRACE" 2>/dev/null
 	fi
+	mi_ns_reset || rc=$KSFT_FAIL
 	[ -z "$MI_TMP" ] || rm -rf "$MI_TMP"
+	exit "$rc"
 }
 
 # ---------------------------------------------------------------- config
@@ -364,26 +398,169 @@ mi_pageref_off() {
 
 # ---------------------------------------------------------------- namespaces
 
-# mi_ns_init: find the NVDIMM namespace to use.  Returns false (with
-# MI_NS_WHY set) without ndctl, an NVDIMM or the attribute.
+# mi_bail REASON: the run was given something it cannot use: a KTAP
+# "Bail out!" with REASON, and a failed group.  Nothing has been changed.
+mi_bail() {
+	ktap_print_header
+	echo "Bail out! $*"
+	exit "$KSFT_FAIL"
+}
+
+# mi_env_check: the MEMMAP_INIT_* variables hold what they may (see the
+# header); bails out otherwise.
+mi_env_check() {
+	local ns=${MEMMAP_INIT_NAMESPACE:-} r=${MEMMAP_INIT_LABEL_REGION:-} v
+	if [ -n "$ns" ] && ! [[ "$ns" =~ ^namespace[0-9]+\.[0-9]+$ ]]; then
+		mi_bail "MEMMAP_INIT_NAMESPACE='$ns' is not a namespace name" \
+			"such as namespace0.0 (see 'ndctl list -N')"
+	fi
+	if [ -n "$r" ] && ! [[ "$r" =~ ^region[0-9]+$ ]]; then
+		mi_bail "MEMMAP_INIT_LABEL_REGION='$r' is not a region name" \
+			"such as region1 (see 'ndctl list -R')"
+	fi
+	case "${MEMMAP_INIT_SYSTEM_RAM:-0}" in
+	0|1) ;;
+	*) mi_bail "MEMMAP_INIT_SYSTEM_RAM='$MEMMAP_INIT_SYSTEM_RAM' is not 0 or 1" ;;
+	esac
+	case "${MEMMAP_INIT_HMM:-0}" in
+	0|1) ;;
+	*)
+		for v in ${MEMMAP_INIT_HMM//,/ }; do
+			case "$v" in
+			default|on|off) ;;
+			*) mi_bail "MEMMAP_INIT_HMM='$MEMMAP_INIT_HMM' is not 0, 1 or" \
+				"a comma-separated list of default, on and off" ;;
+			esac
+		done ;;
+	esac
+}
+
+# mi_join: the lines of stdin on one line, separated by "; ".
+mi_join() {
+	awk 'NR > 1 { printf "; " } { printf "%s", $0 }'
+}
+
+# mi_hexdev MAJ:MIN: the device number as stat's %t:%T prints it.
+mi_hexdev() {
+	printf '%x:%x' "${1%%:*}" "${1#*:}"
+}
+
+# mi_ns_users NS: what uses namespace NS, one finding a line; nothing when
+# it is free.  NS is in use when its block device (or a partition of it)
+# is mounted, swapped on, held by another block device (device mapper,
+# md) or claimed by anyone (an exclusive open fails), when a process has
+# its block or device-dax device open or mapped, or when its device-dax
+# memory is online as system RAM (kmem).
+mi_ns_users() {
+	local ns=$1 j blk dax b d h dev hex
+	local -a devs=()
+	j=$(ndctl list -n "$ns" -i 2>/dev/null)
+	blk=$(sed -n 's/.*"blockdev":"\([^"]*\)".*/\1/p' <<<"$j" | head -n 1)
+	dax=$(sed -n 's/.*"chardev":"\([^"]*\)".*/\1/p' <<<"$j" | head -n 1)
+	if [ -n "$blk" ]; then
+		for b in "/sys/class/block/$blk" "/sys/class/block/$blk/$blk"*; do
+			[ -r "$b/dev" ] || continue
+			d=${b##*/}
+			dev=$(cat "$b/dev")
+			devs+=("$d block $(mi_hexdev "$dev")")
+			awk -v dev="$dev" -v d="$d" \
+				'$3 == dev { print "/dev/" d " is mounted on " $5 }' \
+				/proc/self/mountinfo
+			for h in "$b"/holders/*; do
+				[ ! -e "$h" ] || echo "/dev/$d is held by ${h##*/}"
+			done
+		done
+		if [ ! -b "/dev/$blk" ]; then
+			echo "/dev/$blk is missing: cannot check who holds it"
+		elif [ ! -x "$MI_WRITE" ]; then
+			echo "$MI_WRITE is not built: cannot check who holds /dev/$blk"
+		else
+			b=$("$MI_WRITE" -x "/dev/$blk")
+			[ "$b" = ok ] || echo "/dev/$blk cannot be claimed exclusively ($b)"
+		fi
+	fi
+	if [ -n "$dax" ]; then
+		d=/sys/bus/dax/devices/$dax
+		[ ! -r "$d/dev" ] || devs+=("$dax character $(mi_hexdev "$(cat "$d/dev")")")
+		d=$(readlink "$d/driver" 2>/dev/null)
+		[ "${d##*/}" != kmem ] || echo "$dax is online as system RAM (kmem)"
+		grep -l " /dev/$dax\$" /proc/[0-9]*/maps 2>/dev/null |
+			sed "s|^/proc/\([0-9]*\)/maps|/dev/$dax is mapped by process \1|"
+	fi
+	[ ${#devs[@]} -gt 0 ] || return 0
+	# Open files, whatever the device node's name: by device number.
+	for d in "${devs[@]}"; do
+		read -r b j hex <<<"$d"
+		stat -L -c "%t:%T %F %n" /proc/[0-9]*/fd/* 2>/dev/null |
+			awk -v hex="$hex" -v t="$j" -v d="$b" -v self="$BASHPID" '
+				$1 == hex && $2 == t && split($NF, p, "/") && p[3] != self {
+					print "/dev/" d " is open in process " p[3]
+				}'
+	done
+	# Swap, by the device number of each swap device.
+	while read -r b _; do
+		[ -b "$b" ] || continue
+		hex=$(stat -L -c %t:%T "$b")
+		for d in "${devs[@]}"; do
+			[ "${d##* }" != "$hex" ] || echo "/dev/${d%% *} is in use as swap"
+		done
+	done < <(tail -n +2 /proc/swaps)
+}
+
+# mi_ns_state: "MODE MAP ALIGN SECTOR_SIZE STATE REQUEST" of MI_NS, as
+# ndctl list and the attribute report them ("-" for a field they do not
+# give; STATE is "disabled" or "-").
+mi_ns_state() {
+	local j f v
+	local -a out=()
+	j=$(ndctl list -n "$MI_NS" -i 2>/dev/null)
+	for f in mode map align sector_size state; do
+		v=$(sed -n "s/.*\"$f\":\"\\{0,1\\}\\([^\",]*\\).*/\\1/p" <<<"$j" | head -n 1)
+		out+=("${v:--}")
+	done
+	v=$(mi_ns_request)
+	out+=("${v:--}")
+	echo "${out[*]}"
+}
+
+# mi_ns_init: take the namespace MEMMAP_INIT_NAMESPACE names, when it may
+# be used, and remember how it is configured (mi_ns_reset puts it back).
+# Returns false (with MI_NS_WHY set) when the run names none, without
+# ndctl or the attribute, or when the namespace is in use (mi_ns_users).
+# Bails out when the name is not one of a pmem namespace with capacity.
 mi_ns_init() {
+	local ns=${MEMMAP_INIT_NAMESPACE:-} d users
 	MI_NS_WHY=
+	if [ -z "$ns" ]; then
+		MI_NS_WHY="set MEMMAP_INIT_NAMESPACE=namespaceX.Y to let the tests"
+		MI_NS_WHY+=" reconfigure that namespace and destroy its data"
+		return 1
+	fi
 	if ! command -v ndctl >/dev/null; then
 		MI_NS_WHY="ndctl not installed"
 		return 1
 	fi
+	d=/sys/bus/nd/devices/$ns
+	[ -d "$d" ] || mi_bail "MEMMAP_INIT_NAMESPACE=$ns: no such namespace ('ndctl list -N -i')"
+	case "$(cat "$d/devtype" 2>/dev/null)" in
+	nd_namespace_pmem|nd_namespace_io) ;;
+	*) mi_bail "MEMMAP_INIT_NAMESPACE=$ns is not a pmem namespace" ;;
+	esac
+	[ "$(cat "$d/size" 2>/dev/null)" != 0 ] ||
+		mi_bail "MEMMAP_INIT_NAMESPACE=$ns has no capacity (a namespace seed)"
+	if [ ! -f "$d/memmap_streaming" ]; then
+		MI_NS_WHY="$ns has no memmap_streaming attribute"
+		return 1
+	fi
 	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
-	MI_NS=$(ndctl list -N -i 2>/dev/null |
-		sed -n 's/.*"dev":"\(namespace[0-9]*\.[0-9]*\)".*/\1/p' | sort -V | head -n 1)
-	if [ -z "$MI_NS" ]; then
-		MI_NS_WHY="no NVDIMM namespace ('ndctl list -N -i' is empty)"
+	users=$(mi_ns_users "$ns")
+	if [ -n "$users" ]; then
+		MI_NS_WHY="$ns is in use, not touching it: $(mi_join <<<"$users")"
 		return 1
 	fi
-	MI_NS_ATTR=/sys/bus/nd/devices/$MI_NS/memmap_streaming
-	if [ ! -f "$MI_NS_ATTR" ]; then
-		MI_NS_WHY="$MI_NS has no memmap_streaming attribute"
-		return 1
-	fi
+	MI_NS=$ns
+	MI_NS_ATTR=$d/memmap_streaming
+	MI_NS_SAVED=$(mi_ns_state)
 }
 
 # mi_run TOOL ARGS...: run TOOL (ndctl, daxctl) quietly, showing its
@@ -445,12 +622,40 @@ mi_ns_rebind() {
 	return $rc
 }
 
-# mi_ns_reset: leave the namespace enabled with the default request.
+# mi_ns_reset: put the namespace back as mi_ns_init found it: its mode,
+# map, align and sector size (ndctl create-namespace -f -e, which loses
+# the data), its memmap_streaming request and whether it was enabled.
+# mi_cleanup calls it on every exit; tests call it when they are done
+# with the namespace.  Prints what it could not restore; false then.
 mi_ns_reset() {
-	[ -n "$MI_NS" ] || return 0
-	ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
-	"$MI_WRITE" "$MI_NS_ATTR" default >/dev/null
-	ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
+	local mode map align ss state req now
+	local -a opts=()
+	[ -n "$MI_NS" ] && [ -n "$MI_NS_SAVED" ] || return 0
+	now=$(mi_ns_state)
+	[ "$now" != "$MI_NS_SAVED" ] || return 0
+	read -r mode map align ss state req <<<"$MI_NS_SAVED"
+	if [ "${now% * *}" != "${MI_NS_SAVED% * *}" ]; then
+		opts=(--mode="$mode")
+		[ "$map" = - ] || opts+=(--map="$map")
+		[ "$align" = - ] || [ "$mode" = raw ] || [ "$mode" = sector ] ||
+			opts+=(--align="$align")
+		[ "$mode" != sector ] || [ "$ss" = - ] || opts+=(--sector-size="$ss")
+		ndctl create-namespace -f -e "$MI_NS" "${opts[@]}" >/dev/null 2>&1
+	fi
+	if [ "$req" != - ] && [ "$(mi_ns_request)" != "$req" ]; then
+		ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
+		"$MI_WRITE" "$MI_NS_ATTR" "$req" >/dev/null
+	fi
+	if [ "$state" = disabled ]; then
+		ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
+	else
+		ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
+	fi
+	now=$(mi_ns_state)
+	[ "$now" = "$MI_NS_SAVED" ] && return 0
+	ktap_print_msg "cannot put $MI_NS back: it was '$MI_NS_SAVED'" \
+		"(mode map align sector_size state request), it is '$now'"
+	return 1
 }
 
 # mi_ns_dev KIND: the block device (KIND blockdev, e.g. pmem0) or device-dax

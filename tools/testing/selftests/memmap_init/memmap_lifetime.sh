@@ -12,6 +12,10 @@
 #
 # and the first bind after each of these uses the backend the choice gives,
 # as the memmap:memmap_init_zone_device trace event reports it.
+#
+# It runs on the region that MEMMAP_INIT_LABEL_REGION names (memmap_lib.sh)
+# and skips without it: it re-initializes that NVDIMM's labels, which
+# destroys every namespace in the region, and leaves it with none.
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
 # shellcheck source=memmap_lib.sh
@@ -37,24 +41,33 @@ mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 command -v ndctl >/dev/null || mi_skip_all "ndctl not installed"
+
+# The region the run gave: one NVDIMM that can store labels, none of whose
+# namespaces is in use, not holding the namespace the other tests use.
+REGION=${MEMMAP_INIT_LABEL_REGION:-}
+[ -n "$REGION" ] ||
+	mi_skip_all "set MEMMAP_INIT_LABEL_REGION=regionN (one NVDIMM with a label area)" \
+		"to let the test re-initialize its labels and destroy every namespace in it"
+R=/sys/bus/nd/devices/$REGION
+[ -d "$R" ] || mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION: no such region ('ndctl list -R')"
+if [ ! -f "$R/mapping0" ] || [ -e "$R/mapping1" ]; then
+	mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION does not map exactly one NVDIMM"
+fi
+NMEM=$(cut -d, -f1 <"$R/mapping0")
+grep -qw set_data "/sys/bus/nd/devices/$NMEM/commands" 2>/dev/null ||
+	mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION: $NMEM has no label area"
+if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$R/$MEMMAP_INIT_NAMESPACE" ]; then
+	mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION holds" \
+		"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE, which this test would destroy"
+fi
 modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
-
-# lt_region: the first region whose only DIMM can store labels.
-lt_region() {
-	local r m
-	for r in /sys/bus/nd/devices/region*; do
-		if [ ! -f "$r/mapping0" ] || [ -e "$r/mapping1" ]; then continue; fi
-		m=$(cut -d, -f1 <"$r/mapping0")
-		if grep -qw set_data "/sys/bus/nd/devices/$m/commands" 2>/dev/null; then
-			echo "${r##*/} $m"
-			return 0
-		fi
-	done
-	return 1
-}
-
-read -r REGION NMEM < <(lt_region) ||
-	mi_skip_all "no NVDIMM with a label area (vm.sh --label-nvdimm)"
+users=
+for n in "$R"/namespace*; do
+	[ -e "$n" ] || continue
+	u=$(mi_ns_users "${n##*/}")
+	[ -z "$u" ] || users+="${users:+; }$(mi_join <<<"$u")"
+done
+[ -z "$users" ] || mi_skip_all "$REGION is in use, not touching it: $users"
 
 # A value other than default that this kernel accepts.
 VALUE=on

@@ -9,9 +9,13 @@
  *                                SIZE bytes (an overlong valid word)
  *   memmap_write -l SECONDS FILE for SECONDS, write "default", "on" and
  *                                "off", with and without a newline, in turn
+ *   memmap_write -x BLOCKDEV     open BLOCKDEV exclusively (O_EXCL) and
+ *                                close it again, writing nothing: EBUSY
+ *                                when a file system, swap, device mapper
+ *                                or md holds it, in any mount namespace
  *
- * A single write prints "ok" or the errno name (EINVAL, EBUSY, ...) and
- * exits 0 on success, 1 on failure.  The loop prints one line
+ * A single write (or -x) prints "ok" or the errno name (EINVAL, EBUSY, ...)
+ * and exits 0 on success, 1 on failure.  The loop prints one line
  * "writes N ok N EBUSY N EOPNOTSUPP N other N" and exits 0 unless a write
  * failed with another error or wrote fewer bytes than asked, which it also
  * prints.
@@ -76,6 +80,17 @@ static int write_once(const char *path, const char *buf, size_t len)
 	return err;
 }
 
+/* Claim and release the block device @path: 0 or an errno. */
+static int open_excl(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_EXCL);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 static int report(int err)
 {
 	puts(err ? errno_name(err) : "ok");
@@ -126,7 +141,7 @@ static void bad_args(void)
 {
 	fprintf(stderr,
 		"usage: memmap_write FILE STRING | -u UID FILE STRING |\n"
-		"       -s SIZE FILE WORD | -l SECONDS FILE\n");
+		"       -s SIZE FILE WORD | -l SECONDS FILE | -x BLOCKDEV\n");
 	exit(2);
 }
 
@@ -166,6 +181,8 @@ int main(int argc, char **argv)
 		}
 		return report(write_once(argv[3], argv[4], strlen(argv[4])));
 	}
+	if (argc == 3 && !strcmp(argv[1], "-x"))
+		return report(open_excl(argv[2]));
 	if (argc == 3 && argv[1][0] != '-')
 		return report(write_once(argv[1], argv[2], strlen(argv[2])));
 	bad_args();
