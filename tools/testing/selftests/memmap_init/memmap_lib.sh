@@ -492,8 +492,8 @@ mi_ns_users() {
 	for d in "${devs[@]}"; do
 		read -r b j hex <<<"$d"
 		stat -L -c "%t:%T %F %n" /proc/[0-9]*/fd/* 2>/dev/null |
-			awk -v hex="$hex" -v t="$j" -v d="$b" -v self="$BASHPID" '
-				$1 == hex && $2 == t && split($NF, p, "/") && p[3] != self {
+			awk -v hex="$hex" -v t="$j" -v d="$b" '
+				$1 == hex && $2 == t && split($NF, p, "/") {
 					print "/dev/" d " is open in process " p[3]
 				}'
 	done
