@@ -87,6 +87,7 @@ MI_PAGEREF=
 MI_NS=
 MI_NS_ATTR=
 MI_NS_SAVED=
+MI_NS_WAS_DISABLED=0
 MI_CONFIG=
 MI_TMP=
 MI_BIND_NS=0
@@ -507,20 +508,25 @@ mi_ns_users() {
 	done < <(tail -n +2 /proc/swaps)
 }
 
-# mi_ns_state: "MODE MAP ALIGN SECTOR_SIZE STATE REQUEST" of MI_NS, as
-# ndctl list and the attribute report them ("-" for a field they do not
-# give; STATE is "disabled" or "-").
-mi_ns_state() {
+# mi_ns_config: "MODE MAP ALIGN SECTOR_SIZE REQUEST" of MI_NS, as ndctl
+# list and the attribute report them ("-" for a field they do not give).
+# Only an enabled namespace shows its mode: disabled, it reads as raw.
+mi_ns_config() {
 	local j f v
 	local -a out=()
 	j=$(ndctl list -n "$MI_NS" -i 2>/dev/null)
-	for f in mode map align sector_size state; do
+	for f in mode map align sector_size; do
 		v=$(sed -n "s/.*\"$f\":\"\\{0,1\\}\\([^\",]*\\).*/\\1/p" <<<"$j" | head -n 1)
 		out+=("${v:--}")
 	done
 	v=$(mi_ns_request)
 	out+=("${v:--}")
 	echo "${out[*]}"
+}
+
+# mi_ns_disabled: true when MI_NS is disabled.
+mi_ns_disabled() {
+	ndctl list -n "$MI_NS" -i 2>/dev/null | grep -q '"state":"disabled"'
 }
 
 # mi_ns_init: take the namespace MEMMAP_INIT_NAMESPACE names, when it may
@@ -560,7 +566,18 @@ mi_ns_init() {
 	fi
 	MI_NS=$ns
 	MI_NS_ATTR=$d/memmap_streaming
-	MI_NS_SAVED=$(mi_ns_state)
+	# A disabled namespace shows its configuration once enabled; it is
+	# disabled again when the test is done with it.
+	MI_NS_WAS_DISABLED=0
+	if mi_ns_disabled; then
+		MI_NS_WAS_DISABLED=1
+		if ! ndctl enable-namespace "$ns" >/dev/null 2>&1; then
+			MI_NS=
+			MI_NS_WHY="$ns is disabled and cannot be enabled to read its configuration"
+			return 1
+		fi
+	fi
+	MI_NS_SAVED=$(mi_ns_config)
 }
 
 # mi_run TOOL ARGS...: run TOOL (ndctl, daxctl) quietly, showing its
@@ -628,13 +645,14 @@ mi_ns_rebind() {
 # mi_cleanup calls it on every exit; tests call it when they are done
 # with the namespace.  Prints what it could not restore; false then.
 mi_ns_reset() {
-	local mode map align ss state req now
+	local mode map align ss req now rc=0
 	local -a opts=()
 	[ -n "$MI_NS" ] && [ -n "$MI_NS_SAVED" ] || return 0
-	now=$(mi_ns_state)
-	[ "$now" != "$MI_NS_SAVED" ] || return 0
-	read -r mode map align ss state req <<<"$MI_NS_SAVED"
-	if [ "${now% * *}" != "${MI_NS_SAVED% * *}" ]; then
+	# Enabled, the namespace shows its mode (mi_ns_config).
+	mi_ns_disabled && ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
+	now=$(mi_ns_config)
+	read -r mode map align ss req <<<"$MI_NS_SAVED"
+	if [ "${now% *}" != "${MI_NS_SAVED% *}" ]; then
 		opts=(--mode="$mode")
 		[ "$map" = - ] || opts+=(--map="$map")
 		[ "$align" = - ] || [ "$mode" = raw ] || [ "$mode" = sector ] ||
@@ -645,17 +663,20 @@ mi_ns_reset() {
 	if [ "$req" != - ] && [ "$(mi_ns_request)" != "$req" ]; then
 		ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
 		"$MI_WRITE" "$MI_NS_ATTR" "$req" >/dev/null
-	fi
-	if [ "$state" = disabled ]; then
-		ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
-	else
 		ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
 	fi
-	now=$(mi_ns_state)
-	[ "$now" = "$MI_NS_SAVED" ] && return 0
-	ktap_print_msg "cannot put $MI_NS back: it was '$MI_NS_SAVED'" \
-		"(mode map align sector_size state request), it is '$now'"
-	return 1
+	now=$(mi_ns_config)
+	if [ "$now" != "$MI_NS_SAVED" ]; then
+		ktap_print_msg "cannot put $MI_NS back: it was '$MI_NS_SAVED'" \
+			"(mode map align sector_size request), it is '$now'"
+		rc=1
+	fi
+	if [ "$MI_NS_WAS_DISABLED" = 1 ] &&
+		! ndctl disable-namespace "$MI_NS" >/dev/null 2>&1; then
+		ktap_print_msg "cannot disable $MI_NS again, as it was found"
+		rc=1
+	fi
+	return "$rc"
 }
 
 # mi_ns_dev KIND: the block device (KIND blockdev, e.g. pmem0) or device-dax
