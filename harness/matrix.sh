@@ -4,7 +4,8 @@
 # matrix.sh: run the memmap_init selftests in every combination of kernel
 # variant and boot parameter, and summarize the KTAP results.
 #
-#   matrix.sh [--variants LIST] [--params LIST] [--jobs N] [--timeout S]
+#   matrix.sh [--variants LIST] [--params LIST] [--full] [--jobs N]
+#             [--timeout S] [--boot-timeout S] [--append TEXT]
 #             [--summary FILE] [--logs DIR]
 #
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
@@ -18,8 +19,13 @@
 #               parameter, guest/tests/guard: the target given no device)
 #               (default: the first five), for the variants without their
 #               own list
+#   --full      every group of the target in every cell (default: see
+#               "Which groups" below)
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
-#   --timeout   per guest (default 1800 s)
+#   --timeout   per guest (default 1200 s; a cell takes 100-330 s under
+#               TCG with two guests on two host CPUs)
+#   --boot-timeout  per boot, until the test starts (vm.sh's default)
+#   --append    more kernel command line for every cell (repeatable)
 #   --summary   JSON summary (default $CHECK_SUMMARY, else
 #               $MZ_CACHE/results/check-summary.json): a list of
 #               {variant, boot_param, group, pass, fail, skip,
@@ -38,8 +44,18 @@
 # The "safe" cell instead runs guest/tests/guard: user data on both
 # NVDIMMs, the target without the variables and then with them while the
 # data is mounted; the data must survive and the namespaces stay as they
-# were (its checks are one more group, "guard").  The upstream
-# hmm-tests peer suite runs in the "none" cell of each variant only.  A
+# were (its checks are one more group, "guard").
+#
+# Which groups: the boot parameter only sets the policy that namespaces
+# without their own request follow, and each variant's "none" cell already
+# runs that policy (stream-off: off, stream-altmap: altmap, stream-on: on;
+# stream-n has none), so the "none" cell runs every group and the upstream
+# hmm-tests peer suite; the off, altmap, on and bogus cells run the groups
+# whose outcome depends on the parameter: controls (the policy, its source
+# and the boot log) and backend (the backend every memory type gets from
+# it).  --full runs every group everywhere.  A guest that stalls before
+# its test starts (vm.sh exit 75: nothing ran) is booted once more; its
+# log is kept as CELL.stall.log and the summary names the cell.  A
 # cell fails when the guest fails (any KTAP failure, a kernel
 # oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), when it ran
 # no test at all, or when a test skipped that harness/matrix-skips.txt
@@ -50,7 +66,7 @@
 #
 # For the harness's own tests: MZ_MATRIX_BUILD=DIR uses that built kernel
 # for every variant (no builds) and MZ_MATRIX_TEST=NAME runs the guest
-# test NAME instead of kselftest.
+# test NAME instead of kselftest (with the arguments kselftest would get).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -64,14 +80,20 @@ variants=
 params=
 default_params=none,off,altmap,on,bogus
 jobs=$(nproc)
-timeout=1800
+timeout=1200
+full=0
+boot_timeout=
+appends=()
 summary=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--variants|--params|--jobs|--timeout|--summary|--logs)
+	--full) full=1; shift; continue ;;
+	--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs)
 		[ $# -ge 2 ] || usage
 		case "$1" in
+		--append) appends+=(--append "$2") ;;
+		--boot-timeout) boot_timeout=$2 ;;
 		--variants) variants=$2 ;;
 		--params) params=$2 ;;
 		--jobs) jobs=$2 ;;
@@ -89,6 +111,8 @@ fi
 : "${variants:=stream-n,stream-off,stream-altmap,stream-on}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
+[ -z "$boot_timeout" ] || [[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] ||
+	die "--boot-timeout must be a positive number of seconds, not '$boot_timeout'"
 IFS=, read -r -a vspecs <<<"$variants"
 IFS=, read -r -a plist <<<"$params"
 [ ${#vspecs[@]} -gt 0 ] || die "no variants given"
@@ -256,7 +280,22 @@ cell_done() {
 	elif [ $((np + nf + ns)) -eq 0 ]; then
 		status="FAIL (no test ran)"
 	fi
-	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with $(pname "$p"): $status, $np passed, $nf failed, $ns skipped ($nu unexpected), $4 s"
+	local again=
+	[ ! -e "$out/$v.$p.stall.log" ] || again=" (booted twice: the first boot stalled)"
+	info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with $(pname "$p"): $status, $np passed, $nf failed, $ns skipped ($nu unexpected), $4 s$again"
+}
+
+# rerun_cmd VARIANT PARAM: the command that runs that cell alone.
+rerun_cmd() {
+	local c=(harness/matrix.sh --variants "$1:$2") a
+	[ "$full" = 0 ] || c+=(--full)
+	[ "$timeout" = 1200 ] || c+=(--timeout "$timeout")
+	[ -z "$boot_timeout" ] || c+=(--boot-timeout "$boot_timeout")
+	for a in ${appends[@]+"${appends[@]}"}; do
+		[ "$a" = --append ] || c+=(--append "$a")
+	done
+	c+=(--logs "$MZ_LOGS/matrix-rerun")
+	printf '%q ' "${c[@]}" | sed 's/ $//'
 }
 
 run_cell() {
@@ -268,18 +307,30 @@ run_cell() {
 	case "$p" in
 	none) targs+=(hmm) ;;
 	safe) [ -n "${MZ_MATRIX_TEST:-}" ] || test=guard; targs=() ;;
-	*) args+=(--append "memmap_streaming=$p") ;;
+	*)
+		args+=(--append "memmap_streaming=$p")
+		[ "$full" = 1 ] ||
+			targs=(memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs) ;;
 	esac
-	[ "$test" = kselftest ] || targs=()
-	local rc=0
-	MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
-		"${builds[$v]}" "${initrds[$v]}" -- "$test" ${targs[@]+"${targs[@]}"} \
-		>"$out/$cell.out" 2>"$out/$cell.err" &
-	vpid=$!
-	# matrix.sh's stop_cells: vm.sh stops its QEMU on TERM.
-	trap 'kill -TERM "$vpid" 2>/dev/null; wait "$vpid"; exit 143' TERM
-	wait "$vpid" || rc=$?
-	trap - TERM
+	args+=(${appends[@]+"${appends[@]}"})
+	[ -z "$boot_timeout" ] || args+=(--boot-timeout "$boot_timeout")
+	local rc try
+	for try in 1 2; do
+		rc=0
+		MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
+			"${builds[$v]}" "${initrds[$v]}" -- "$test" ${targs[@]+"${targs[@]}"} \
+			>"$out/$cell.out" 2>"$out/$cell.err" &
+		vpid=$!
+		# matrix.sh's stop_cells: vm.sh stops its QEMU on TERM.
+		trap 'kill -TERM "$vpid" 2>/dev/null; wait "$vpid"; exit 143' TERM
+		wait "$vpid" || rc=$?
+		trap - TERM
+		# 75: the guest stalled before its test started; boot it once more.
+		if [ "$rc" -ne 75 ] || [ "$try" = 2 ]; then break; fi
+		mv "$out/$cell.log" "$out/$cell.stall.log"
+		mv "$out/$cell.err" "$out/$cell.stall.err"
+		warn "  $v with $(pname "$p"): the guest stalled before its test started; booting it again (log: $out/$cell.stall.log)"
+	done
 	echo "$rc" >"$out/$cell.rc"
 	cell_done "$v" "$p" "$rc" $((SECONDS - t0))
 }
@@ -368,8 +419,20 @@ for v in "${vlist[@]}"; do
 		for l in ${notes[@]+"${notes[@]}"}; do
 			failed+=("      $l")
 		done
+		failed+=("      rerun: $(rerun_cmd "$v" "$p")")
 	done
 done
+stalls=()
+for f in "$out"/*.stall.log; do
+	[ -e "$f" ] || continue
+	c=${f##*/}
+	c=${c%.stall.log}
+	stalls+=("  ${c%%.*} with $(pname "${c#*.}"): $f")
+done
+if [ ${#stalls[@]} -gt 0 ]; then
+	printf '\nGuests that stalled before their test started and were booted again:\n'
+	printf '%s\n' "${stalls[@]}"
+fi
 if [ ${#expected[@]} -gt 0 ]; then
 	printf '\nExpected skips (harness/matrix-skips.txt), all cells:\n'
 	for why in "${!expected[@]}"; do

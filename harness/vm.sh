@@ -18,13 +18,18 @@
 # printed no MZ-EXIT line, did not power off within 15 s of it, or the
 # console shows a kernel report (BUG:, WARNING:, Oops, Kernel panic, KASAN,
 # UBSAN, lockdep, a poisoned struct page dumped): those are printed.
-# Usage errors exit 2.
+# 75 (EX_TEMPFAIL) when the guest stalled before its test started: no
+# "MZ-TEST:" line within --boot-timeout (nothing ran, so booting again is
+# safe; matrix.sh does that once).  Usage errors exit 2.
 #
 # Options:
 #   --accel auto|kvm|tcg  accelerator (default: $MZ_ACCEL, else auto: KVM only
 #                         when MZ_KVM_DEV (/dev/kvm) is usable and
 #                         kvm-probe.sh says the kernel boots under it)
 #   --timeout SECONDS     kill the guest after this long (default 300)
+#   --boot-timeout SECONDS  kill it earlier when guest/init has not started
+#                         the test by then (default 240; a TCG guest starts
+#                         it within 10 s)
 #   --log FILE            console log (default $MZ_LOGS/vm-TEST.log)
 #   --append TEXT         more kernel command line (repeatable)
 #   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
@@ -50,9 +55,9 @@ set -euo pipefail
 usage() {
 	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
-	echo "options: --accel auto|kvm|tcg --timeout S --log FILE --append TEXT --nvdimms N" >&2
-	echo "         --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N --keep-nvdimm" >&2
-	echo "         --console (see the header)" >&2
+	echo "options: --accel auto|kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
+	echo "         --nvdimms N --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N" >&2
+	echo "         --keep-nvdimm --console (see the header)" >&2
 	exit 2
 }
 
@@ -63,6 +68,7 @@ REPORTS+='|is uninitialized and poisoned'
 
 accel=${MZ_ACCEL:-auto}
 timeout=300
+boot_timeout=240
 log=
 appends=()
 nvdimms=1
@@ -75,11 +81,12 @@ console=0
 shell=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--log|--append|--nvdimms|--nvdimm-size|--label-nvdimm|--mem|--smp)
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-nvdimm|--mem|--smp)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
 		--timeout) timeout=$2 ;;
+		--boot-timeout) boot_timeout=$2 ;;
 		--log) log=$2 ;;
 		--append) appends+=("$2") ;;
 		--nvdimms) nvdimms=$2 ;;
@@ -113,6 +120,7 @@ fi
 
 case "$accel" in auto|kvm|tcg) ;; *) usage ;; esac
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
 [[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
@@ -231,7 +239,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-info "booting $bzimage: accel $accel ($why), $what, test $test, timeout ${timeout}s, log $log"
+info "booting $bzimage: accel $accel ($why), $what, test $test, timeout ${timeout}s (boot ${boot_timeout}s), log $log"
 t0=$EPOCHREALTIME
 "${qemu[@]}" -serial "file:$log" </dev/null >"$qerr" 2>&1 &
 qpid=$!
@@ -242,11 +250,20 @@ fi
 
 # Times in microseconds.
 deadline=$((${t0/./} + timeout * 1000000)) timed_out=0 no_poweroff=0 exit_at=
+boot_deadline=$((${t0/./} + boot_timeout * 1000000)) started=0 stalled=0
 while kill -0 "$qpid" 2>/dev/null; do
 	now=${EPOCHREALTIME/./}
 	if [ "$now" -ge "$deadline" ]; then
 		timed_out=1
 		break
+	fi
+	if [ "$started" = 0 ]; then
+		if grep -aq '^MZ-TEST: ' "$log"; then
+			started=1
+		elif [ "$now" -ge "$boot_deadline" ]; then
+			stalled=1
+			break
+		fi
 	fi
 	if [ -z "$exit_at" ]; then
 		if grep -aq '^MZ-EXIT: ' "$log"; then exit_at=$now; fi
@@ -277,7 +294,9 @@ awk '
 
 status=$(sed -n 's/^MZ-EXIT: \([0-9][0-9]*\)$/\1/p' "$clean" | tail -n 1)
 problems=()
-if [ "$timed_out" = 1 ]; then
+if [ "$stalled" = 1 ]; then
+	problems+=("the guest stalled during boot: no MZ-TEST line after ${boot_timeout}s")
+elif [ "$timed_out" = 1 ]; then
 	problems+=("timed out after ${timeout}s")
 elif [ -z "$status" ]; then
 	problems+=("no MZ-EXIT line (qemu exit status $qrc)")
@@ -301,6 +320,11 @@ fi
 
 if [ ${#problems[@]} -gt 0 ]; then
 	msg=$(printf '%s; ' "${problems[@]}")
+	if [ "$stalled" = 1 ] && [ -z "$reports" ]; then
+		# Nothing ran: the caller may boot again.
+		printf '%s: error: %s\n' "${0##*/}" "test $test did not start after ${elapsed}s (accel $accel): ${msg%; }; nothing ran, so booting again is safe; log: $log" >&2
+		exit 75
+	fi
 	die "test $test failed after ${elapsed}s (accel $accel): ${msg%; }; log: $log"
 fi
 if [ "$status" -ne 0 ]; then

@@ -377,6 +377,23 @@ stub_tools() {
 	[[ "$output" == *"hang: sleeping forever"* ]]
 }
 
+@test "vm: a guest that stalls before its test starts exits 75 at the boot timeout" {
+	need_vm
+	# init never starts the test: /mz/tests/hang runs as init instead.
+	SECONDS=0
+	run -75 vm --timeout 120 --boot-timeout 15 --append rdinit=/mz/tests/hang \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
+	[ "$SECONDS" -lt 30 ]
+	[[ "$output" == *"timeout 120s (boot 15s)"* ]]
+	[[ "$output" == *"the guest stalled during boot: no MZ-TEST line after 15s; nothing ran, so booting again is safe"* ]]
+	[[ "$output" == *"hang: sleeping forever"* ]]
+	# The boot timeout ends once the test has started.
+	SECONDS=0
+	run -1 vm --timeout 25 --boot-timeout 5 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" hang
+	[ "$SECONDS" -ge 25 ]
+	[[ "$output" == *"timed out after 25s"* ]]
+}
+
 @test "vm: an unknown guest test exits 127" {
 	need_vm
 	run -127 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" nosuchtest

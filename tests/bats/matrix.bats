@@ -87,6 +87,9 @@ EOF2
 	[[ "$output" == *"unknown variant ''"* ]]
 	run -1 "$H/matrix.sh" --params none,safer
 	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe)"* ]]
+	run -1 "$H/matrix.sh" --boot-timeout 0
+	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
+	run -2 "$H/matrix.sh" --append
 }
 
 @test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
@@ -227,4 +230,41 @@ EOF2
 	[[ "$output" == *"unexpected skip in data: fsdax map=mem (set MEMMAP_INIT_NAMESPACE=namespaceX.Y"* ]]
 	[[ "$output" == *"     1  the safe cell gives the target no device: "* ]]
 	[[ "$output" == *"2 cells, 1 failed"* ]]
+}
+
+@test "matrix.sh: the no-parameter cell runs every group, the others controls and backend; --full every group" {
+	need_vm
+	L=$BATS_TEST_TMPDIR/logs
+	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off:none+off \
+		--timeout 120 --summary "$SUMMARY" --logs "$L" --append mz.fake=1
+	[ "$status" -eq 0 ]
+	grep -qx '# fake-kselftest: arguments: memmap_init devs hmm' "$L/stream-off.none.out"
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs' \
+		"$L/stream-off.off.out"
+	# --append reaches every cell, after the boot parameter.
+	grep -q 'Command line: .* mz.fake=1' "$L/stream-off.none.log"
+	grep -q 'Command line: .*memmap_streaming=off mz.fake=1' "$L/stream-off.off.log"
+	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off:off --full \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	grep -qx '# fake-kselftest: arguments: memmap_init devs' "$L/stream-off.off.out"
+}
+
+@test "matrix.sh: a guest that stalls at boot is booted once more; the failed cell says how to rerun it" {
+	need_vm
+	L=$BATS_TEST_TMPDIR/logs
+	# Every boot stalls: init runs /mz/tests/hang instead of the test.
+	SECONDS=0
+	MZ_MATRIX_TEST=true run "$H/matrix.sh" --variants stream-off:on --timeout 120 \
+		--boot-timeout 10 --append rdinit=/mz/tests/hang --summary "$SUMMARY" --logs "$L"
+	[ "$status" -ne 0 ]
+	[ "$SECONDS" -lt 60 ]
+	[[ "$output" == *"stream-off with on: the guest stalled before its test started; booting it again (log: $L/stream-off.on.stall.log)"* ]]
+	[[ "$output" == *"stream-off with on: FAIL (guest exit 75), 0 passed, 0 failed, 0 skipped (0 unexpected), "*" s (booted twice: the first boot stalled)"* ]]
+	grep -q 'hang: sleeping forever' "$L/stream-off.on.stall.log"
+	grep -q 'hang: sleeping forever' "$L/stream-off.on.log"
+	[[ "$output" == *"Guests that stalled before their test started and were booted again:"*"stream-off with on: $L/stream-off.on.stall.log"* ]]
+	[[ "$output" == *"stream-off on: FAIL (guest exit 75: "*"the guest stalled during boot"* ]]
+	rerun="rerun: harness/matrix.sh --variants stream-off:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --logs $MZ_LOGS/matrix-rerun"
+	[[ "$output" == *"$rerun"* ]]
 }
