@@ -15,6 +15,9 @@
 #
 # Output directory (one per variant, printed on stdout):
 #   $MZ_CACHE/build/{series,base}-VARIANT   bzImage, modules in modroot/
+# A new one starts as a copy of a finished build of another variant of the
+# same tree (harness/seed-build.sh), so that only what the configuration
+# change touches is recompiled.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -52,7 +55,27 @@ fi
 # Hold the kernel tree shared while building: tree.sh waits before it
 # rewrites the tree under a running build.
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
+head=$(git -C "$src" rev-parse HEAD)
+# A variant built for the first time starts from a finished build of
+# another variant of the same tree (seed-build.sh): Kbuild then recompiles
+# only what the configuration change touches.  Not from one being built.
+if [ ! -e "$out/.config" ]; then
+	for d in "$MZ_CACHE/build/$kind"-*/; do
+		d=${d%/}
+		if [ "$d" = "$out" ] || [ ! -f "$d/.mz-built" ] || [ "$(cat "$d/.mz-built")" != "$head" ]; then
+			continue
+		fi
+		exec {seed_fd}>>"$d.lock"
+		if flock -n -s "$seed_fd"; then
+			"$MZ_ROOT/harness/seed-build.sh" "$d" "$out" || warn "seeding from $d failed; building from scratch"
+			exec {seed_fd}>&-
+			break
+		fi
+		exec {seed_fd}>&-
+	done
+fi
 mkdir -p "$out" "$MZ_LOGS"
+rm -f "$out/.mz-built"
 log=$MZ_LOGS/build-$kind-$variant.log
 : >"$log"
 
@@ -83,7 +106,7 @@ if [ "$kind" = base ]; then verify+=(--src "$src"); fi
 "${verify[@]}" "$out/.config" "${frags[@]}"
 
 start=$(date +%s)
-info "building $kind-$variant with $jobs jobs (log: $log; cold ~13 min, incremental < 2 min)"
+info "building $kind-$variant with $jobs jobs (log: $log; cold 6-13 min, incremental or seeded < 2 min)"
 progress() {
 	local n=0 line
 	while IFS= read -r line; do
@@ -105,5 +128,7 @@ fi
 rm -rf "$out/modroot"
 make -C "$src" O="$out" -s LOCALVERSION="$localversion" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
 	DEPMOD=/sbin/depmod modules_install >>"$log" 2>&1 || die "modules_install failed; see $log"
+# The tree this directory holds a finished build of (for seeding others).
+echo "$head" >"$out/.mz-built"
 info "built $kind-$variant in $(mz_since "$start") s: $out/arch/x86/boot/bzImage"
 echo "$out"

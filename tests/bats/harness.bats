@@ -246,6 +246,36 @@ vm() {
 	grep -q 'harness/verify-config.sh' "$H/build-kernel.sh"
 }
 
+@test "seed-build.sh: copies a finished build, rewrites objtool's absolute paths, keeps times" {
+	F=$T/build/series-a G=$T/build/series-b
+	mkdir -p "$F/tools/objtool/libsubcmd" "$F/mm"
+	printf 'cmd_%s/tools/objtool/x.o := gcc -o %s/tools/objtool/x.o -I%s2/keep\n' "$F" "$F" "$F" \
+		>"$F/tools/objtool/libsubcmd/.x.o.cmd"
+	printf '%s/tools/objtool/x.o: x.c\n' "$F" >"$F/tools/objtool/x.d"
+	echo "cmd_mm/a.o := gcc $F" >"$F/mm/.a.o.cmd"
+	touch -d '2026-01-02 03:04:05.123456789' "$F/tools/objtool/libsubcmd/.x.o.cmd" "$F/tools/objtool/x.d"
+	# Not finished: refused.
+	run -1 "$H/seed-build.sh" "$F" "$G"
+	[[ "$output" == *"$F holds no finished build (no .mz-built stamp)"* ]]
+	[ ! -e "$G" ]
+	echo 0123abc >"$F/.mz-built"
+	run -0 "$H/seed-build.sh" "$F" "$G"
+	[[ "$output" == *"seeded $G from $F (2 path record(s) rewritten)"* ]]
+	[ "$(cat "$G/tools/objtool/libsubcmd/.x.o.cmd")" = \
+		"cmd_$G/tools/objtool/x.o := gcc -o $G/tools/objtool/x.o -I${F}2/keep" ]
+	[ "$(cat "$G/tools/objtool/x.d")" = "$G/tools/objtool/x.o: x.c" ]
+	[ "$(stat -c %y "$G/tools/objtool/x.d")" = "$(stat -c %y "$F/tools/objtool/x.d")" ]
+	[ "$(stat -c %y "$G/tools/objtool/libsubcmd/.x.o.cmd")" = \
+		"$(stat -c %y "$F/tools/objtool/libsubcmd/.x.o.cmd")" ]
+	# Kbuild's own records are relative: left alone.  No stamp copied.
+	[ "$(cat "$G/mm/.a.o.cmd")" = "cmd_mm/a.o := gcc $F" ]
+	[ ! -e "$G/.mz-built" ]
+	# A directory that already holds something is not overwritten.
+	run -1 "$H/seed-build.sh" "$F" "$G"
+	[[ "$output" == *"$G is not empty"* ]]
+	run -2 "$H/seed-build.sh" "$F"
+}
+
 # --- kvm-probe.sh -----------------------------------------------------------
 
 @test "kvm-probe.sh: tcg at once without a KVM device" {

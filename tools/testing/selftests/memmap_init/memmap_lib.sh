@@ -498,14 +498,15 @@ mi_ns_users() {
 					print "/dev/" d " is open in process " p[3]
 				}'
 	done
-	# Swap, by the device number of each swap device.
+	# Swap, by the device number of each swap device (a kernel without
+	# CONFIG_SWAP has no /proc/swaps, and no swap).
 	while read -r b _; do
 		[ -b "$b" ] || continue
 		hex=$(stat -L -c %t:%T "$b")
 		for d in "${devs[@]}"; do
 			[ "${d##* }" != "$hex" ] || echo "/dev/${d%% *} is in use as swap"
 		done
-	done < <(tail -n +2 /proc/swaps)
+	done < <([ ! -r /proc/swaps ] || tail -n +2 /proc/swaps)
 }
 
 # mi_ns_config: "MODE MAP ALIGN SECTOR_SIZE REQUEST" of MI_NS, as ndctl
