@@ -243,8 +243,7 @@ if [ "$probe" = 1 ]; then
 fi
 
 kvmdev=${MZ_KVM_DEV:-/dev/kvm}
-kvm_usable() { [ -c "$kvmdev" ] && [ -r "$kvmdev" ] && [ -w "$kvmdev" ]; }
-if [ "$accel" = kvm ] && ! kvm_usable; then
+if [ "$accel" = kvm ] && ! mz_kvm_usable; then
 	bad "--accel kvm: $kvmdev is missing or not read-writable"
 fi
 
@@ -370,7 +369,7 @@ patched_initrd=$(initramfs "$(basename "$patched_build")" "$patched_build")
 
 if [ "$accel" = auto ]; then
 	accel=tcg
-	if kvm_usable; then
+	if mz_kvm_usable; then
 		a1=$("$MZ_ROOT/harness/kvm-probe.sh" "$base_build" "$base_initrd") || a1=tcg
 		a2=$("$MZ_ROOT/harness/kvm-probe.sh" "$patched_build" "$patched_initrd") || a2=tcg
 		if [ "$a1" = kvm ] && [ "$a2" = kvm ]; then accel=kvm; fi

@@ -95,9 +95,7 @@ jobs=${MZ_JOBS:-$(nproc)}
 localversion=-mz-$kind
 
 info "configuring $kind-$variant: tinyconfig + ${frags[*]##*/}"
-(cd "$src" && KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
-	kernel/configs/tiny.config arch/x86/configs/tiny.config "${frags[@]}") >>"$log" 2>&1 ||
-	die "merge_config.sh failed; see $log"
+mz_merge_config "$src" "$out" "$log" kernel/configs/tiny.config arch/x86/configs/tiny.config "${frags[@]}"
 
 # Verify every option the fragments ask for.  In the base tree, options the
 # base's Kconfig does not define (the series' own) are not expected.
@@ -117,11 +115,14 @@ progress() {
 		esac
 	done
 }
+mk=(make -C "$src" O="$out" CC="$cc" HOSTCC="$cc" LOCALVERSION="$localversion" -j"$jobs" bzImage modules)
+printf '+ %s\n' "$(mz_quote "${mk[@]}")" >>"$log"
 set +e
-make -C "$src" O="$out" CC="$cc" HOSTCC="$cc" LOCALVERSION="$localversion" -j"$jobs" bzImage modules 2>&1 | progress
+"${mk[@]}" 2>&1 | progress
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" -ne 0 ]; then
+	printf '+ %s\n' "$(mz_quote "${mk[@]}")" >&2
 	grep -E 'error:|Error [0-9]' "$log" | head -n 20 >&2 || true
 	die "kernel build failed (make exit $rc); full log: $log"
 fi

@@ -24,15 +24,13 @@ g() { git -C "$MZ_TREE" "$@"; }
 g read-tree "$MZ_BASE_TAG"
 
 n=0
-if [ -f "$MZ_ROOT/patches/series" ]; then
-	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$MZ_ROOT/patches/$p" ] || die "patches/series names $p, which does not exist"
-		g apply --cached "$MZ_ROOT/patches/$p" 2>"$tmp/err" ||
-			die "patches/$p does not apply on $MZ_BASE_TAG: $(head -n 1 "$tmp/err")"
-		n=$((n + 1))
-	done <"$MZ_ROOT/patches/series"
-fi
+plist=()
+mz_series_patches plist "$MZ_ROOT/patches"
+for p in ${plist[@]+"${plist[@]}"}; do
+	g apply --cached "$MZ_ROOT/patches/$p" 2>"$tmp/err" ||
+		die "patches/$p does not apply on $MZ_BASE_TAG: $(head -n 1 "$tmp/err")"
+	n=$((n + 1))
+done
 
 bad=0
 declare -A touched=()

@@ -42,18 +42,18 @@ mkdir -p "$MZ_LOGS"
 
 # MZ_PATCHES: check the series in this directory instead of patches/.
 checkpatch() {
-	local p out bad=0 dir
+	local p out bad=0 dir plist
 	dir=$(cd "${MZ_PATCHES:-$MZ_ROOT/patches}" && pwd) || die "no patches directory ${MZ_PATCHES:-}"
 	[ -f "$dir/series" ] || die "$dir/series missing"
-	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
+	mz_series_patches plist "$dir"
+	for p in ${plist[@]+"${plist[@]}"}; do
 		# From inside the kernel tree; see mz_checkpatch in lib.sh.
 		out=$(mz_checkpatch "$tree" "$dir/$p")
 		if [ -n "$out" ]; then
 			printf '%s:\n%s\n' "$p" "$out" >&2
 			bad=1
 		fi
-	done <"$dir/series"
+	done
 	[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above"
 	info "checkpatch --strict: clean on every patch"
 }
@@ -72,12 +72,11 @@ bisect() {
 	local wt out c n=0 subj
 	wt=$(worktree)
 	out=$MZ_CACHE/build/check-bisect
-	mkdir -p "$out"
-	(cd "$wt" && git checkout -q --detach "$MZ_BASE_TAG" &&
-		KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
-			kernel/configs/tiny.config arch/x86/configs/tiny.config \
-			"$MZ_ROOT/Kconfig.fragments/base.config" \
-			"$MZ_ROOT/Kconfig.fragments/stream-off.config" >"$MZ_LOGS/check-bisect.log" 2>&1)
+	git -C "$wt" checkout -q --detach "$MZ_BASE_TAG"
+	: >"$MZ_LOGS/check-bisect.log"
+	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
+		kernel/configs/tiny.config arch/x86/configs/tiny.config \
+		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/stream-off.config"
 	for c in $(g rev-list --reverse "$MZ_BASE_TAG"..series); do
 		n=$((n + 1))
 		subj=$(g log -1 --format=%s "$c")
@@ -135,10 +134,10 @@ arm64() {
 		drivers/nvdimm/pmem.o drivers/dax/pmem.o)
 	wt=$(worktree)
 	out=$MZ_CACHE/build/check-arm64
-	mkdir -p "$out"
 	git -C "$wt" checkout -q --detach series
-	(cd "$wt" && ARCH=arm64 KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
-		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config" >"$MZ_LOGS/check-arm64.log" 2>&1)
+	: >"$MZ_LOGS/check-arm64.log"
+	ARCH=arm64 mz_merge_config "$wt" "$out" "$MZ_LOGS/check-arm64.log" \
+		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config"
 	ARCH=arm64 "$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
 		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config" || die "arm64 config lost options"
 	make -C "$wt" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$jobs" W=1 \
@@ -154,10 +153,9 @@ nozd() {
 	local wt out objs=(drivers/nvdimm/namespace_devs.o drivers/nvdimm/pmem.o mm/mm_init.o)
 	wt=$(worktree)
 	out=$MZ_CACHE/build/check-nozd
-	mkdir -p "$out"
 	git -C "$wt" checkout -q --detach series
-	(cd "$wt" && KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" \
-		"$MZ_ROOT/Kconfig.fragments/nozd-objects.config" >"$MZ_LOGS/check-nozd.log" 2>&1)
+	: >"$MZ_LOGS/check-nozd.log"
+	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-nozd.log" "$MZ_ROOT/Kconfig.fragments/nozd-objects.config"
 	"$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
 		"$MZ_ROOT/Kconfig.fragments/nozd-objects.config" || die "!ZONE_DEVICE config lost options"
 	make -C "$wt" O="$out" CC="$cc" -j"$jobs" W=1 "${objs[@]}" >>"$MZ_LOGS/check-nozd.log" 2>&1 ||

@@ -26,7 +26,7 @@ case "$1$2" in -*) usage ;; esac
 build=$1 initrd=$2
 
 kvmdev=${MZ_KVM_DEV:-/dev/kvm}
-if ! [ -c "$kvmdev" ] || ! [ -r "$kvmdev" ] || ! [ -w "$kvmdev" ]; then
+if ! mz_kvm_usable; then
 	info "$kvmdev missing or not read-writable: tcg"
 	echo tcg
 	exit 0

@@ -55,6 +55,57 @@ mz_lock() {
 	printf -v "$1" %s "$_fd"
 }
 
+# mz_quote WORD...: the words as one shell-quoted command line, to print
+# what a script runs so that it can be pasted.
+# Words of safe characters stay as they are, the others are single-quoted
+# (as Python's shlex.quote does).
+mz_quote() {
+	local w _mzq=() sq="'\\''"
+	for w in "$@"; do
+		if [[ "$w" =~ ^[A-Za-z0-9_@%+=:,./-]+$ ]]; then
+			_mzq+=("$w")
+		else
+			_mzq+=("'${w//\'/$sq}'")
+		fi
+	done
+	printf '%s\n' "${_mzq[*]}"
+}
+
+# mz_kvm_usable: the KVM device (MZ_KVM_DEV, default /dev/kvm) exists and
+# this user may open it.  Whether kernels boot under it is kvm-probe.sh's
+# question.
+mz_kvm_usable() {
+	local d=${MZ_KVM_DEV:-/dev/kvm}
+	[ -c "$d" ] && [ -r "$d" ] && [ -w "$d" ]
+}
+
+# mz_series_patches ARRAY DIR: set ARRAY to the patch files DIR/series
+# lists, without blank and comment lines (none without DIR/series); stops
+# when one is missing.
+mz_series_patches() {
+	local -n _mzsp=$1
+	local p
+	_mzsp=()
+	[ -f "$2/series" ] || return 0
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		[ -f "$2/$p" ] || die "patches/series names $p, which does not exist"
+		_mzsp+=("$p")
+	done <"$2/series"
+}
+
+# mz_merge_config SRC OUT LOG FRAGMENT...: OUT/.config from allnoconfig
+# and the fragments (paths absolute or relative to SRC), with the kernel's
+# scripts/kconfig/merge_config.sh run in SRC (ARCH from the environment);
+# its output is appended to LOG.
+mz_merge_config() {
+	local src=$1 out=$2 log=$3
+	shift 3
+	mkdir -p "$out"
+	(cd "$src" && KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" "$@") \
+		>>"$log" 2>&1 || die "merge_config.sh failed; see $log"
+}
+
 # Print elapsed seconds since the given epoch second.
 mz_since() { echo $(( $(date +%s) - $1 )); }
 

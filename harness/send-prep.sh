@@ -79,11 +79,9 @@ cover=$patches/0000-cover-letter.patch
 # "[PATCH v6 00/16]" -> "PATCH v6"
 prefix=$(sed -n 's/^Subject: \[\(.*[^ ]\) 0*0\/[0-9]*\].*/\1/p' "$cover" | head -n 1)
 [ -n "$prefix" ] || die "$cover has no 'Subject: [PATCH vN 00/NN]' line"
-mapfile -t series < <(grep -vE '^[[:space:]]*(#|$)' "$patches/series")
+series=()
+mz_series_patches series "$patches"
 [ "${#series[@]}" -gt 0 ] || die "$patches/series lists no patches"
-for p in "${series[@]}"; do
-	[ -f "$patches/$p" ] || die "patches/series names $p, which does not exist"
-done
 
 # The kernel tree gives the base commit; make it if there is none yet.
 if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then

@@ -94,15 +94,13 @@ apply_series() {
 		die "$MZ_TREE has uncommitted changes; commit and 'make export' them, or MZ_FORCE=1 to discard them"
 	g checkout -q -f -B series "$MZ_BASE_TAG"
 	g reset -q --hard "$MZ_BASE_TAG"
-	if [ -f "$MZ_ROOT/patches/series" ]; then
-		while read -r p; do
-			case "$p" in ''|'#'*) continue ;; esac
-			[ -f "$MZ_ROOT/patches/$p" ] || die "patches/series names $p, which does not exist"
-			g am -q --committer-date-is-author-date "$MZ_ROOT/patches/$p" ||
-				{ g am --abort || true; die "patch $p does not apply to $MZ_BASE_TAG; fix it in the tree and 'make export'"; }
-			n=$((n + 1))
-		done <"$MZ_ROOT/patches/series"
-	fi
+	plist=()
+	mz_series_patches plist "$MZ_ROOT/patches"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		g am -q --committer-date-is-author-date "$MZ_ROOT/patches/$p" ||
+			{ g am --abort || true; die "patch $p does not apply to $MZ_BASE_TAG; fix it in the tree and 'make export'"; }
+		n=$((n + 1))
+	done
 	if [ -f "$MZ_ROOT/patches/0000-cover-letter.patch" ]; then
 		# Keep the cover letter's text with the branch so export keeps it.
 		g config branch.series.description \

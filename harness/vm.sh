@@ -45,6 +45,11 @@
 #   --console             also stream the guest console to stderr
 #   --shell               interactive: no test, console on this terminal
 #                         (Ctrl-A X quits), no timeout or checks
+#   --dry-run             print the QEMU command line, shell-quoted, and
+#                         exit (the NVDIMM backing files are made, so the
+#                         printed command boots as it is)
+#
+# The QEMU command line is also the first line of the console log ("+ ").
 #
 # NVDIMM backing files are sparse files in $MZ_VM_DIR (default
 # $MZ_CACHE/vm), locked while a guest uses them.
@@ -57,7 +62,7 @@ usage() {
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
 	echo "options: --accel auto|kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
 	echo "         --nvdimms N --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N" >&2
-	echo "         --keep-nvdimm --console (see the header)" >&2
+	echo "         --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
 
@@ -79,6 +84,7 @@ smp=2
 keep=0
 console=0
 shell=0
+dry_run=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-nvdimm|--mem|--smp)
@@ -99,6 +105,7 @@ while [ $# -gt 0 ]; do
 	--keep-nvdimm) keep=1; shift ;;
 	--console) console=1; shift ;;
 	--shell) shell=1; shift ;;
+	--dry-run) dry_run=1; shift ;;
 	-h|--help) usage ;;
 	-*) usage ;;
 	*) break ;;
@@ -140,10 +147,9 @@ bzimage=$build/arch/x86/boot/bzImage
 [ -f "$initrd" ] || die "$initrd missing: make it with harness/initramfs.sh"
 
 kvmdev=${MZ_KVM_DEV:-/dev/kvm}
-kvm_usable() { [ -c "$kvmdev" ] && [ -r "$kvmdev" ] && [ -w "$kvmdev" ]; }
 case "$accel" in
 auto)
-	if ! kvm_usable; then
+	if ! mz_kvm_usable; then
 		accel=tcg why="$kvmdev missing or not read-writable"
 	elif accel=$("$MZ_ROOT/harness/kvm-probe.sh" "$build" "$initrd"); then
 		why="kvm-probe.sh"
@@ -152,7 +158,7 @@ auto)
 		accel=tcg why="probe failed"
 	fi ;;
 kvm)
-	kvm_usable || die "--accel kvm: $kvmdev is missing or not read-writable"
+	mz_kvm_usable || die "--accel kvm: $kvmdev is missing or not read-writable"
 	why=requested ;;
 tcg) why=requested ;;
 esac
@@ -212,13 +218,25 @@ qemu+=(-append "$cmdline")
 what="$nvdimms x $nvsize NVDIMM${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
 
 if [ "$shell" = 1 ]; then
+	qemu+=(-serial mon:stdio)
+	if [ "$dry_run" = 1 ]; then
+		mz_quote "${qemu[@]}"
+		exit 0
+	fi
 	info "booting $bzimage interactively: accel $accel ($why), $what; Ctrl-A X quits"
-	exec "${qemu[@]}" -serial mon:stdio
+	info "running: $(mz_quote "${qemu[@]}")"
+	exec "${qemu[@]}"
 fi
 
 log=${log:-$MZ_LOGS/vm-$test.log}
+# The console is appended to the log, after the command line.
+qemu+=(-chardev "file,id=console,path=$log,append=on" -serial chardev:console)
+if [ "$dry_run" = 1 ]; then
+	mz_quote "${qemu[@]}"
+	exit 0
+fi
 mkdir -p "$(dirname "$log")"
-: >"$log"
+printf '+ %s\n' "$(mz_quote "${qemu[@]}")" >"$log"
 qerr=$(mktemp)
 clean=$(mktemp)
 qpid='' tpid=''
@@ -241,7 +259,7 @@ trap 'exit 130' INT TERM
 
 info "booting $bzimage: accel $accel ($why), $what, test $test, timeout ${timeout}s (boot ${boot_timeout}s), log $log"
 t0=$EPOCHREALTIME
-"${qemu[@]}" -serial "file:$log" </dev/null >"$qerr" 2>&1 &
+"${qemu[@]}" </dev/null >"$qerr" 2>&1 &
 qpid=$!
 if [ "$console" = 1 ]; then
 	tail -n +1 -f --pid="$qpid" "$log" >&2 &
@@ -306,11 +324,14 @@ if [ "$no_poweroff" = 1 ]; then
 	problems+=("the guest did not power off within 15 s of MZ-EXIT")
 fi
 if [ ${#problems[@]} -gt 0 ]; then
+	echo "--- the command ($log, line 1) ---" >&2
+	head -n 1 "$clean" >&2
 	echo "--- last 30 console lines ($log) ---" >&2
 	tail -n 30 "$clean" >&2
 	echo "---" >&2
 fi
-reports=$(grep -anE "$REPORTS" "$clean" || true)
+# Not the command line (line 1): a --append could hold anything.
+reports=$(grep -anE "$REPORTS" "$clean" | grep -v '^1:' || true)
 if [ -n "$reports" ]; then
 	echo "--- kernel reports on the console ($log) ---" >&2
 	head -n 20 <<<"$reports" >&2

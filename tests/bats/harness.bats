@@ -83,6 +83,7 @@ vm() {
 	run -2 "$H/vm.sh" --accel foo build initrd true
 	run -2 "$H/vm.sh" --timeout 0 build initrd true
 	run -2 "$H/vm.sh" --timeout abc build initrd true
+	run -2 "$H/vm.sh" --boot-timeout 0 build initrd true
 	run -2 "$H/vm.sh" --nvdimm-size 3X build initrd true
 	run -2 "$H/vm.sh" --nvdimms -1 build initrd true
 	run -2 "$H/vm.sh" --log build initrd
@@ -422,6 +423,28 @@ stub_tools() {
 	run -1 vm --timeout 25 --boot-timeout 5 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" hang
 	[ "$SECONDS" -ge 25 ]
 	[[ "$output" == *"timed out after 25s"* ]]
+}
+
+@test "vm: --dry-run prints the QEMU command, which boots when pasted; the log starts with it" {
+	need_vm
+	run -0 --separate-stderr vm --timeout 120 --dry-run --append 'mz.note=a' \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
+	[ "${#lines[@]}" -eq 1 ]
+	cmd=$output
+	[[ "$cmd" == "qemu-system-x86_64 -machine q35,nvdimm=on -accel ${MZ_ACCEL:-tcg} "* ]]
+	[[ "$cmd" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on mz.test=true mz.note=a' "* ]]
+	[[ "$cmd" == *" -chardev file,id=console,path=$T/console.log,append=on -serial chardev:console" ]]
+	# Nothing booted.
+	[ ! -e "$T/console.log" ]
+	# Pasted into a shell, it boots and the test runs.
+	timeout 120 bash -c "$cmd" </dev/null >/dev/null 2>&1
+	grep -q '^MZ-EXIT: 0' "$T/console.log"
+	# A real run writes the same command as the log's first line.
+	run -0 vm --timeout 120 --append 'mz.note=a' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
+	[ "$(head -n 1 "$T/console.log")" = "+ $cmd" ]
+	# --shell --dry-run: the interactive command.
+	run -0 vm --dry-run --shell "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS"
+	[[ "$output" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on' -serial mon:stdio" ]]
 }
 
 @test "vm: an unknown guest test exits 127" {
