@@ -51,7 +51,7 @@ step() {
 H=$MZ_ROOT/harness
 step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 lint() {
-	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/tests/* &&
+	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* &&
 		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats
 }
 step lint lint
