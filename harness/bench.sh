@@ -317,6 +317,14 @@ patched_build=$(build patched "${BENCH_PATCHED_BUILD:-}" stream-off)
 	die "base kernel $base_build has CONFIG_MEMMAP_STREAMING: it is a patched kernel"
 grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
 	die "patched kernel $patched_build lacks CONFIG_MEMMAP_STREAMING=y: it cannot stream"
+# The two kernels must differ by the series alone.
+if ! cdiff=$("$MZ_ROOT/harness/config-diff.sh" "$base_build/.config" "$patched_build/.config"); then
+	[ -n "$cdiff" ] || die "comparing the kernels' configurations failed (harness/config-diff.sh)"
+	sed 's/^/  /' <<<"$cdiff" >&2
+	die "the base and patched kernels are configured differently beyond the series' own options (above):" \
+		"their timings would not compare the series; build both from the same fragments" \
+		"(build-kernel.sh --base guest and build-kernel.sh stream-off)"
+fi
 for b in "$base_build" "$patched_build"; do
 	{ grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$b/.config" && grep -qx 'CONFIG_DYNAMIC_FTRACE=y' "$b/.config"; } ||
 		die "kernel $b lacks CONFIG_FUNCTION_GRAPH_TRACER or CONFIG_DYNAMIC_FTRACE (the instrument); rebuild it with build-kernel.sh from Kconfig.fragments/base.config"

@@ -197,16 +197,27 @@ for v in "${vlist[@]}"; do
 	ncells=$((ncells + ${#ps[@]}))
 done
 
-# variant_traits VARIANT: what matrix-skips.txt keys on, from the fragment.
+# variant_setting VARIANT SYMBOL: the value base.config and then the
+# variant's fragment give CONFIG_SYMBOL (the fragment wins), n when none.
+variant_setting() {
+	cat "$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$1.config" |
+		awk -v s="CONFIG_$2" 'index($0, s "=") == 1 { v = substr($0, length(s) + 2) }
+			$0 == "# " s " is not set" { v = "n" }
+			END { print (v == "" ? "n" : v) }'
+}
+
+# variant_traits VARIANT: what matrix-skips.txt keys on, from the fragments.
 variant_traits() {
-	local f=$MZ_ROOT/Kconfig.fragments/$1.config t='*'
-	if grep -q '^CONFIG_MEMMAP_STREAMING=y' "$f"; then
+	local t='*'
+	if [ "$(variant_setting "$1" MEMMAP_STREAMING)" = y ]; then
 		t+=' backend'
 	else
 		t+=' no-backend'
 	fi
-	if grep -qE '^CONFIG_(KASAN|KMSAN)=y' "$f"; then t+=' instrumented'; fi
-	if grep -q '^CONFIG_NUMA=y' "$f"; then t+=' numa'; else t+=' no-numa'; fi
+	if [ "$(variant_setting "$1" KASAN)" = y ] || [ "$(variant_setting "$1" KMSAN)" = y ]; then
+		t+=' instrumented'
+	fi
+	if [ "$(variant_setting "$1" NUMA)" = y ]; then t+=' numa'; else t+=' no-numa'; fi
 	echo "$t"
 }
 

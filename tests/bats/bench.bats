@@ -223,7 +223,7 @@ pyjson() {
 # the report, and nothing is built or booted.
 fake_bench() {
 	mkdir -p "$T/repo" "$T/bin"
-	cp -r "$ROOT/harness" "$ROOT/guest" "$T/repo/"
+	cp -r "$ROOT/harness" "$ROOT/guest" "$ROOT/patches" "$T/repo/"
 	printf '#!/bin/sh\nexit 1\n' >"$T/bin/qemu-system-x86_64"
 	: >"$T/fake.ko"
 	printf '#!/bin/sh\necho "%s/fake.ko"\n' "$T" >"$T/repo/harness/build-bench-module.sh"
@@ -276,6 +276,25 @@ fake_bench() {
 	pyjson "$T/r.json" 'assert {(x["backend"], x["threads"]) for x in d["results"]} == {("base", 1), ("template", 1), ("template+streaming", 1), ("template-threads", 2), ("template+streaming-threads", 2), ("floor", 1)}
 assert d["guest_vcpus"] == 4 and "threads_skipped" not in d'
 	[ -f "$T/r.svg" ] && [ -f "$T/r.txt" ]
+}
+
+@test "bench.sh: kernels configured differently beyond the series are refused before any boot" {
+	fake_bench
+	# As results/ once had: a base without NUMA, a patched kernel with it.
+	printf 'CONFIG_NUMA=y\nCONFIG_NODES_SHIFT=6\n' >>"$T/build/patched-x/.config"
+	echo '# CONFIG_NUMA is not set' >>"$T/build/base-x/.config"
+	run -1 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json"
+	[[ "$stderr" == *"  CONFIG_NODES_SHIFT: base not set, patched 6"$'\n'"  CONFIG_NUMA: base not set, patched y"* ]]
+	[[ "$stderr" == *"the base and patched kernels are configured differently beyond the series' own options"* ]]
+	[ ! -e "$T/vm.log" ] && [ ! -e "$T/r.json" ]
+	# The series' own symbols do not count.
+	sed -i '/NUMA\|NODES_SHIFT/d' "$T/build/base-x/.config" "$T/build/patched-x/.config"
+	printf 'CONFIG_MEMMAP_STREAMING_DEFAULT_OFF=y\nCONFIG_ARCH_HAS_MEMCPY_NONTEMPORAL=y\n' \
+		>>"$T/build/patched-x/.config"
+	run -0 "$T/repo/harness/config-diff.sh" "$T/build/base-x/.config" "$T/build/patched-x/.config"
+	[ -z "$output" ]
+	run -2 "$T/repo/harness/config-diff.sh" "$T/build/base-x/.config"
 }
 
 @test "bench.sh: --no-threads and --smp 1 boot three times per size (fake vm.sh)" {
