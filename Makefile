@@ -45,7 +45,7 @@ matrix: deps
 
 #: the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
 check-debug: deps
-	$(H)/matrix.sh --variants debug-vm:none+altmap+on,debug:none+on --timeout 2400 \
+	$(H)/matrix.sh --variants debug-vm:none+altmap+on,debug:none+on --full --timeout 2400 \
 		--summary $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/results/check-debug-summary.json \
 		--logs $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/logs/matrix-debug $(MATRIX_ARGS)
 

@@ -13,7 +13,7 @@
 #               stream-n,stream-off,stream-altmap and
 #               stream-on:none+off+altmap+on+bogus+safe, or without --params
 #               the four with --params' list; make check-debug runs
-#               debug-vm:none+altmap+on and debug:none+on)
+#               debug-vm:none+altmap+on and debug:none+on with --full)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
 #               altmap, on, bogus (an invalid word), and safe (no
 #               parameter, guest/tests/guard: the target given no device)
