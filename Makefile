@@ -9,6 +9,8 @@
 
 SHELL := /bin/bash
 H := harness
+# The cache directory, as the scripts see it (harness/lib.sh's defaults).
+CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-off
 
 .PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
@@ -46,14 +48,14 @@ matrix: deps
 #: the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
 check-debug: deps
 	$(H)/matrix.sh --variants debug-vm:none+altmap+on,debug:none+on --full --timeout 2400 \
-		--summary $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/results/check-debug-summary.json \
-		--logs $${MZ_CACHE:-$$HOME/.cache/memmap-zone-device}/logs/matrix-debug $(MATRIX_ARGS)
+		--summary $(CACHE)/results/check-debug-summary.json \
+		--logs $(CACHE)/logs/matrix-debug $(MATRIX_ARGS)
 
 #: maintainer checks: checkpatch, per-patch builds, sparse, arm64 (SERIES_CHECK)
 check-series: deps
 	$(H)/check-series.sh $(SERIES_CHECK)
 
-OUT ?= $${MZ_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/memmap-zone-device}/send
+OUT ?= $(CACHE)/send
 #: the series with your git identity and Cc: lines, for git send-email (OUT)
 send-prep: deps
 	$(H)/send-prep.sh "$(OUT)"
@@ -113,14 +115,21 @@ probe:
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= PROBE_ARGS     probe: harness/store-probe.sh options
 #@
-#@ Environment:
-#= MZ_CACHE       caches, builds, logs, results (default ~/.cache/memmap-zone-device)
+#@ Environment (defaults in harness/lib.sh, its "Configuration" block):
+#= MZ_CACHE       caches, builds, logs, results (default ${XDG_CACHE_HOME:-~/.cache}/memmap-zone-device)
 #= MZ_LOGS        build logs and guest consoles (default $MZ_CACHE/logs)
 #= MZ_TREE        the git kernel tree (default $MZ_CACHE/linux)
 #= LINUX_SRC      your own 7.3.y tree as the base instead of Debian's linux-source-7.3
 #= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
 #= MZ_FORCE       1: tree.sh discards kernel-tree commits that were never exported
-#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default: probe for KVM)
+#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM)
+#= MZ_KVM_DEV     the KVM device (default /dev/kvm)
+#= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
 #= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
+#= CCACHE_DIR     ccache's directory (default $MZ_CACHE/ccache)
+#= MZ_PATCHES     the series the checks and send-prep read (default patches/)
+#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v8')
+#= MZ_KSRC        kernel tree for the selftests and ktap_helpers.sh (default: the build's)
+#= MZ_VM_DIR      NVDIMM backing files (default $MZ_CACHE/vm, $MZ_CACHE/vm-bench)
 #= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)
 #= BENCH_RESULTS  the benchmark's JSON (default $MZ_CACHE/results/bench.json)

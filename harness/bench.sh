@@ -91,8 +91,8 @@ rebinds=10
 sizes_arg=4G
 check_only=0
 vcpus=2
-accel=${MZ_ACCEL:-auto}
-results=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
+accel=$MZ_ACCEL
+results=$BENCH_RESULTS
 chart=
 probe=1
 threads=1
@@ -242,7 +242,7 @@ if [ "$probe" = 1 ]; then
 		bad "the store probe needs 2 GiB within 75% of MemAvailable ($avail_mib MiB): free memory or use --no-probe"
 fi
 
-kvmdev=${MZ_KVM_DEV:-/dev/kvm}
+kvmdev=$MZ_KVM_DEV
 if [ "$accel" = kvm ] && ! mz_kvm_usable; then
 	bad "--accel kvm: $kvmdev is missing or not read-writable"
 fi
@@ -320,7 +320,7 @@ grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
 # The two kernels must differ by the series alone.
 if ! cdiff=$("$MZ_ROOT/harness/config-diff.sh" "$base_build/.config" "$patched_build/.config"); then
 	[ -n "$cdiff" ] || die "comparing the kernels' configurations failed (harness/config-diff.sh)"
-	sed 's/^/  /' <<<"$cdiff" >&2
+	printf '  %s\n' "${cdiff//$'\n'/$'\n'  }" >&2
 	die "the base and patched kernels are configured differently beyond the series' own options (above):" \
 		"their timings would not compare the series; build both from the same fragments" \
 		"(build-kernel.sh --base guest and build-kernel.sh stream-off)"

@@ -46,8 +46,7 @@ cp -p "$src/memremap_bench.c" "$src/Makefile" "$out/"
 log=$MZ_LOGS/bench-module-$(basename "$build").log
 info "building memremap_bench in $out against $build (log: $log)"
 export ARCH=x86_64
-cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+cc=$(mz_cc)
 if ! make -C "$build" M="$out" W=1 CC="$cc" HOSTCC="$cc" modules >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	die "module build failed; full log: $log"

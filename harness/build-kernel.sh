@@ -80,17 +80,11 @@ log=$MZ_LOGS/build-$kind-$variant.log
 : >"$log"
 
 export ARCH=x86_64
-cc=gcc
-if command -v ccache >/dev/null 2>&1; then
-	export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
-	ccache -M 8G >/dev/null
-	cc="ccache gcc"
-else
-	warn "ccache not found: rebuilds will be slow ('make deps' installs it)"
-fi
+cc=$(mz_cc)
+[ "$cc" != gcc ] || warn "ccache not found: rebuilds will be slow ('make deps' installs it)"
 # Reproducible-ish builds so ccache hits across trees.
 export KBUILD_BUILD_USER=mz KBUILD_BUILD_HOST=mz KBUILD_BUILD_TIMESTAMP="2026-06-01"
-jobs=${MZ_JOBS:-$(nproc)}
+jobs=$MZ_JOBS
 # Base and patched kernels get different release strings (uname -r).
 localversion=-mz-$kind
 

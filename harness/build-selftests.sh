@@ -75,8 +75,7 @@ exec 8>"$MZ_CACHE/selftests.lock"
 flock 8
 start=$(date +%s)
 : >"$log"
-cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
+cc=$(mz_cc)
 
 # run DESC CMD...: run CMD with output to the log, stop on failure.
 run() {

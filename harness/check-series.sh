@@ -34,16 +34,14 @@ esac
 tree=$("$MZ_ROOT/harness/tree.sh" apply)
 g() { git -C "$tree" "$@"; }
 export ARCH=x86_64
-export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
-cc=gcc
-command -v ccache >/dev/null 2>&1 && cc="ccache gcc"
-jobs=${MZ_JOBS:-$(nproc)}
+cc=$(mz_cc)
+jobs=$MZ_JOBS
 mkdir -p "$MZ_LOGS"
 
 # MZ_PATCHES: check the series in this directory instead of patches/.
 checkpatch() {
 	local p out bad=0 dir plist
-	dir=$(cd "${MZ_PATCHES:-$MZ_ROOT/patches}" && pwd) || die "no patches directory ${MZ_PATCHES:-}"
+	dir=$(cd "$MZ_PATCHES" && pwd) || die "no patches directory $MZ_PATCHES"
 	[ -f "$dir/series" ] || die "$dir/series missing"
 	mz_series_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do

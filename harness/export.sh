@@ -39,7 +39,7 @@ for f in "${files[@]}"; do
 done
 
 n=$(g rev-list --count "$MZ_BASE_TAG"..series)
-prefix=${MZ_SUBJECT_PREFIX:-PATCH v8}
+prefix=$MZ_SUBJECT_PREFIX
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

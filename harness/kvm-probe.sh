@@ -25,7 +25,7 @@ usage() {
 case "$1$2" in -*) usage ;; esac
 build=$1 initrd=$2
 
-kvmdev=${MZ_KVM_DEV:-/dev/kvm}
+kvmdev=$MZ_KVM_DEV
 if ! mz_kvm_usable; then
 	info "$kvmdev missing or not read-writable: tcg"
 	echo tcg
@@ -49,7 +49,7 @@ if [ -f "$cache" ]; then
 	esac
 fi
 
-timeout=${MZ_PROBE_TIMEOUT:-20}
+timeout=$MZ_PROBE_TIMEOUT
 log=$MZ_LOGS/kvm-probe.log
 mkdir -p "$MZ_CACHE/accel-probe" "$MZ_LOGS"
 info "probing KVM: booting the kernel with mz.test=true under KVM (timeout ${timeout}s)"

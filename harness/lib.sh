@@ -10,9 +10,39 @@ shopt -s inherit_errexit
 # Where the repository lives (the directory holding this harness/).
 MZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
+# --- Configuration --------------------------------------------------------
+# Every setting the harness takes from the environment, with its default,
+# here and nowhere else (make help lists them from the Makefile's "#="
+# lines, which harness.bats checks against this block).
+#
 # Everything large lives outside the repository.
 MZ_CACHE=${MZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memmap-zone-device}
 MZ_LOGS=${MZ_LOGS:-$MZ_CACHE/logs}
+# 1: tree.sh discards kernel-tree commits that were never exported.
+MZ_FORCE=${MZ_FORCE:-0}
+# QEMU's accelerator: auto (KVM when kvm-probe.sh says kernels boot
+# under it), kvm or tcg; the KVM device; seconds the probe boot may take.
+MZ_ACCEL=${MZ_ACCEL:-auto}
+MZ_KVM_DEV=${MZ_KVM_DEV:-/dev/kvm}
+MZ_PROBE_TIMEOUT=${MZ_PROBE_TIMEOUT:-20}
+# Parallel jobs of a kernel build.
+MZ_JOBS=${MZ_JOBS:-$(nproc)}
+# ccache's directory (builds use ccache when it is installed).
+export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
+# The series the checks read (export.sh always writes patches/).
+MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
+# The subject prefix export.sh gives the series.
+MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v8}
+# Where the matrix and the benchmark write their JSON.
+CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
+BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
+# Also read, without a default here:
+#   LINUX_SRC (your own 7.3.y tree as the base, tree.sh)
+#   MZ_DEB_FILE (a linux-source-7.3 .deb you downloaded, fetch-base.sh)
+#   MZ_KSRC (the kernel tree for the selftests and ktap_helpers.sh;
+#     default: the tree the build came from)
+#   MZ_VM_DIR (the NVDIMM backing files; default $MZ_CACHE/vm for vm.sh,
+#     $MZ_CACHE/vm-bench for bench.sh)
 
 # The base this project targets (see shared/CONTRACT.md).  Used by the
 # scripts that source this file.
@@ -75,8 +105,18 @@ mz_quote() {
 # this user may open it.  Whether kernels boot under it is kvm-probe.sh's
 # question.
 mz_kvm_usable() {
-	local d=${MZ_KVM_DEV:-/dev/kvm}
-	[ -c "$d" ] && [ -r "$d" ] && [ -w "$d" ]
+	[ -c "$MZ_KVM_DEV" ] && [ -r "$MZ_KVM_DEV" ] && [ -w "$MZ_KVM_DEV" ]
+}
+
+# mz_cc: the C compiler command for builds: "ccache gcc" when ccache is
+# installed (in CCACHE_DIR, up to 8 GiB), else gcc.
+mz_cc() {
+	if command -v ccache >/dev/null 2>&1; then
+		ccache -M 8G >/dev/null
+		echo "ccache gcc"
+	else
+		echo gcc
+	fi
 }
 
 # mz_series_patches ARRAY DIR: set ARRAY to the patch files DIR/series

@@ -84,7 +84,7 @@ timeout=1200
 full=0
 boot_timeout=
 appends=()
-summary=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
+summary=$CHECK_SUMMARY
 out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
 	case "$1" in

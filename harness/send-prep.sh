@@ -72,7 +72,7 @@ sender="$name <$email>"
 need_tool git git
 need_tool perl perl
 need_tool flock util-linux
-patches=${MZ_PATCHES:-$MZ_ROOT/patches}
+patches=$MZ_PATCHES
 cover=$patches/0000-cover-letter.patch
 [ -f "$patches/series" ] || die "$patches/series missing; run harness/export.sh"
 [ -f "$cover" ] || die "$cover missing; run harness/export.sh"

@@ -86,11 +86,11 @@ apply_series() {
 		return
 	fi
 	recorded=$(g config --get mz.head || true)
-	if [ "${MZ_FORCE:-0}" != 1 ] && [ "$head" != "$(g rev-parse "$MZ_BASE_TAG")" ] &&
+	if [ "$MZ_FORCE" != 1 ] && [ "$head" != "$(g rev-parse "$MZ_BASE_TAG")" ] &&
 	   [ "$head" != "$recorded" ]; then
 		die "$MZ_TREE has commits that patches/ does not have; run 'make export' to keep them or MZ_FORCE=1 to discard them"
 	fi
-	[ -z "$(g status --porcelain --untracked-files=no)" ] || [ "${MZ_FORCE:-0}" = 1 ] ||
+	[ -z "$(g status --porcelain --untracked-files=no)" ] || [ "$MZ_FORCE" = 1 ] ||
 		die "$MZ_TREE has uncommitted changes; commit and 'make export' them, or MZ_FORCE=1 to discard them"
 	g checkout -q -f -B series "$MZ_BASE_TAG"
 	g reset -q --hard "$MZ_BASE_TAG"

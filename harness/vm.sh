@@ -71,7 +71,7 @@ REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|I
 # dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
 REPORTS+='|is uninitialized and poisoned'
 
-accel=${MZ_ACCEL:-auto}
+accel=$MZ_ACCEL
 timeout=300
 boot_timeout=240
 log=
@@ -146,7 +146,7 @@ bzimage=$build/arch/x86/boot/bzImage
 [ -f "$bzimage" ] || die "$bzimage missing: build the kernel with harness/build-kernel.sh"
 [ -f "$initrd" ] || die "$initrd missing: make it with harness/initramfs.sh"
 
-kvmdev=${MZ_KVM_DEV:-/dev/kvm}
+kvmdev=$MZ_KVM_DEV
 case "$accel" in
 auto)
 	if ! mz_kvm_usable; then

@@ -142,9 +142,14 @@ vm() {
 		grep -qE "^  $t +[^ ]" <<<"$help" || { echo "make help lacks target $t"; false; }
 	done
 	vars=$(grep -oE '\$\([A-Z][A-Z_]*\)|^[A-Z][A-Z_]* *\?=' "$ROOT/Makefile" |
-		tr -d '()?= $' | grep -vxE 'H|MAKE|MAKEFILE_LIST' | sort -u)
+		tr -d '()?= $' | grep -vxE 'H|CACHE|MAKE|MAKEFILE_LIST' | sort -u)
 	[[ "$vars" == *VARIANT* ]]
-	for v in $vars MZ_CACHE MZ_ACCEL MZ_JOBS LINUX_SRC MZ_TREE; do
+	# Every setting harness/lib.sh's configuration block reads.
+	conf=$(sed -n '/^# --- Configuration/,/^# ---* *$/p; /^# --- Configuration/,/^mz_ts()/p' "$H/lib.sh" |
+		grep -oE '^(export )?[A-Z][A-Z_]*=\$\{[A-Z_]+:-|\b(LINUX_SRC|MZ_[A-Z_]+) \(' |
+		grep -oE '[A-Z][A-Z_]+' | grep -vx export | sort -u)
+	[ "$(wc -w <<<"$conf")" -ge 15 ]
+	for v in $vars $conf; do
 		grep -qE "^  $v +[^ ]" <<<"$help" || { echo "make help lacks variable $v"; false; }
 	done
 }
