@@ -50,7 +50,7 @@ mz_lock out_lock "$out.lock" "another build of $kind-$variant"
 if [ "$kind" = base ]; then
 	src=$("$MZ_ROOT/harness/tree.sh" base)
 else
-	src=$("$MZ_ROOT/harness/tree.sh" apply)
+	src=$(mz_tree)
 fi
 # Hold the kernel tree shared while building: tree.sh waits before it
 # rewrites the tree under a running build.

@@ -56,7 +56,7 @@ grep -qx 'CONFIG_MODULES=y' "$build/.config" || die "$build: kernel built withou
 
 ksrc=${MZ_KSRC:-}
 if [ -z "$ksrc" ]; then
-	ksrc=$("$MZ_ROOT/harness/tree.sh" apply)
+	ksrc=$(mz_tree)
 fi
 ksrc=$(cd "$ksrc" && pwd)
 st=$ksrc/tools/testing/selftests

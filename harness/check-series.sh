@@ -31,7 +31,7 @@ case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *)
 esac
 [ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2; exit 2; }
 
-tree=$("$MZ_ROOT/harness/tree.sh" apply)
+tree=$(mz_tree)
 g() { git -C "$tree" "$@"; }
 export ARCH=x86_64
 cc=$(mz_cc)

@@ -8,6 +8,8 @@
 #   fetch       the base source: download, verify and extract Linux 7.3.4
 #               (~190 MB, harness/fetch-base.sh) unless the kernel tree
 #               (harness/tree.sh) or LINUX_SRC already gives it
+#   tree        the kernel tree with the series applied (tree.sh), once:
+#               the steps below take it as it is (MZ_TREE_APPLIED)
 #   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
 #   checkpatch  checkpatch.pl --strict is silent on every patch (but for
 #               the Originally-by: tag, see mz_checkpatch in lib.sh)
@@ -65,6 +67,12 @@ fetch() {
 	fi
 }
 step fetch fetch
+# The kernel tree, applied once here; the steps below take it as it is
+# while patches/ is unchanged (mz_tree in lib.sh).
+tree() {
+	"$H/tree.sh" apply >/dev/null && MZ_TREE_APPLIED=$(series_stamp) && export MZ_TREE_APPLIED
+}
+step tree tree
 step mirror "$H/check-mirror.sh"
 step checkpatch "$H/check-series.sh" checkpatch
 

@@ -134,6 +134,18 @@ mz_series_patches() {
 	done <"$2/series"
 }
 
+# mz_tree: print the kernel tree with the series applied.  check.sh applies
+# it once and exports MZ_TREE_APPLIED (the series stamp it applied); while
+# patches/ still has that stamp the steps it runs take the tree as it is,
+# else they run tree.sh apply (quick when the tree is up to date).
+mz_tree() {
+	if [ -n "${MZ_TREE_APPLIED:-}" ] && [ "$MZ_TREE_APPLIED" = "$(series_stamp)" ]; then
+		echo "$MZ_TREE"
+	else
+		"$MZ_ROOT/harness/tree.sh" apply
+	fi
+}
+
 # mz_merge_config SRC OUT LOG FRAGMENT...: OUT/.config from allnoconfig
 # and the fragments (paths absolute or relative to SRC), with the kernel's
 # scripts/kconfig/merge_config.sh run in SRC (ARCH from the environment);
