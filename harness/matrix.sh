@@ -191,6 +191,16 @@ for v in "${vlist[@]}"; do
 	initrds[$v]=$initrd
 done
 
+# The accelerator, settled once per kernel (not by every cell at once).
+declare -A accels=()
+for v in "${vlist[@]}"; do
+	if [ "$MZ_ACCEL" = auto ]; then
+		accels[$v]=$("$H/kvm-probe.sh" "${builds[$v]}" "${initrds[$v]}") || accels[$v]=tcg
+	else
+		accels[$v]=$MZ_ACCEL
+	fi
+done
+
 ncells=0
 for v in "${vlist[@]}"; do
 	read -r -a ps <<<"${vparams[$v]}"
@@ -312,7 +322,7 @@ rerun_cmd() {
 run_cell() {
 	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
-	local args=(--timeout "$timeout" --smp 2 --nvdimm-size 1G --label-nvdimm 1G
+	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --nvdimm-size 1G --label-nvdimm 1G
 		--log "$out/$cell.log")
 	local test=$guest_test targs=(memmap_init devs)
 	case "$p" in
