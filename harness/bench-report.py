@@ -575,58 +575,51 @@ def table(doc):
                     f"duration_ns, per bind: median {statistics.median(meds) / 1e3:+.1f} us"
                     f"{mp}; largest {worst['max_abs_diff_ns'] / 1e3:.1f} us; largest "
                     f"relative {pct:.2f}%.")
-    out.append("")
-    out += wrap("Whole bind, median ms and x base (ndctl enable-namespace, bash "
-                "EPOCHREALTIME; devprivate: memremap_pages(), ktime):")
-    out.append(f"  {'device':<11} {'size':>7}  {'base':>9}  {'template':>14}  "
-               f"{'+streaming':>14}")
-    for size in sizes:
-        for d in devices:
-            e = {b: find(results, d, size >> 20, b, "enable_ns") for b in BACKENDS}
-            cells = []
-            for b in BACKENDS[1:]:
-                q = e[b]["median"] / e["base"]["median"] if e["base"]["median"] else None
-                cells.append(f"{fmt_ms(e[b]['median'], 2):>8} {'n/a' if q is None else f'{q:.2f}x':>5}")
-            out.append(f"  {d:<11} {human_bytes(size):>7}  {fmt_ms(e['base']['median'], 2):>9}  "
-                       f"{cells[0]:>14}  {cells[1]:>14}")
-    if threaded:
+    def ms_x_base(r, base):
+        q = "n/a" if not base["median"] else f"{r['median'] / base['median']:.2f}x"
+        return f"{fmt_ms(r['median'], 2):>8} {q:>5}"
+
+    def per_page(r, base=None):
+        return "n/a" if r.get("ns_per_page") is None else f"{r['ns_per_page']:.1f}"
+
+    def threads_col(base, rs):
+        return threads_cell(rs)
+
+    # The whole bind and the cost per page, each for the single-threaded
+    # runs, then for the threaded ones when there are: heading, row order
+    # (size or device outermost), runs, metric, column separator, the
+    # first column (header, width, cell from the base row and the runs'
+    # rows), the runs' columns (header, width) and their cell.
+    whole = [("template", 14), ("+streaming", 14)]
+    blocks = [
+        ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
+         "devprivate: memremap_pages(), ktime):", "size", BACKENDS[1:], "enable_ns", "  ",
+         ("base", 9, lambda base, rs: fmt_ms(base["median"], 2)), whole, ms_x_base),
+        ("Whole bind on N threads, median ms and x base (the same instruments):", "size",
+         threaded, "enable_ns", "  ", ("threads", 7, threads_col), whole, ms_x_base),
+        ("Cost per page, ns (median memmap init time / pages):", "device",
+         BACKENDS[1:] + ["floor"], "memmap_init_ns", " ",
+         ("base", 9, lambda base, rs: per_page(base)),
+         [("template", 9), ("+streaming", 10), ("floor", 9)], per_page),
+        ("Cost per page on N threads, ns (median memmap init time / pages):", "device",
+         threaded, "memmap_init_ns", " ", ("threads", 7, threads_col),
+         [("template", 9), ("+streaming", 10)], per_page),
+    ]
+    for heading, outer, runs, metric, sep, first, cols, cell in blocks:
+        if not runs:
+            continue
         out.append("")
-        out += wrap("Whole bind on N threads, median ms and x base (the same instruments):")
-        out.append(f"  {'device':<11} {'size':>7}  {'threads':>7}  {'template':>14}  "
-                   f"{'+streaming':>14}")
-        for size in sizes:
-            for d in devices:
-                base = find(results, d, size >> 20, "base", "enable_ns")["median"]
-                e = [find(results, d, size >> 20, b, "enable_ns") for b in threaded]
-                cells = []
-                for r in e:
-                    q = "n/a" if not base else f"{r['median'] / base:.2f}x"
-                    cells.append(f"{fmt_ms(r['median'], 2):>8} {q:>5}")
-                out.append(f"  {d:<11} {human_bytes(size):>7}  {threads_cell(e):>7}  "
-                           f"{cells[0]:>14}  {cells[1]:>14}")
-    out.append("")
-    out += wrap("Cost per page, ns (median memmap init time / pages):")
-    out.append(f"  {'device':<11} {'size':>7} {'base':>9} {'template':>9} {'+streaming':>10} "
-               f"{'floor':>9}")
-    for d in devices:
-        for size in sizes:
-            v = [find(results, d, size >> 20, b, "memmap_init_ns").get("ns_per_page")
-                 for b in BACKENDS + ["floor"]]
-            cells = [("n/a" if x is None else f"{x:.1f}") for x in v]
-            out.append(f"  {d:<11} {human_bytes(size):>7} {cells[0]:>9} {cells[1]:>9} "
-                       f"{cells[2]:>10} {cells[3]:>9}")
-    if threaded:
-        out.append("")
-        out += wrap("Cost per page on N threads, ns (median memmap init time / pages):")
-        out.append(f"  {'device':<11} {'size':>7} {'threads':>7} {'template':>9} "
-                   f"{'+streaming':>10}")
-        for d in devices:
-            for size in sizes:
-                rs = [find(results, d, size >> 20, b, "memmap_init_ns") for b in threaded]
-                cells = [("n/a" if r.get("ns_per_page") is None else f"{r['ns_per_page']:.1f}")
-                         for r in rs]
-                out.append(f"  {d:<11} {human_bytes(size):>7} {threads_cell(rs):>7} "
-                           f"{cells[0]:>9} {cells[1]:>10}")
+        out += wrap(heading)
+        out.append(f"  {'device':<11} {'size':>7}{sep}" +
+                   sep.join(f"{h:>{w}}" for h, w in [first[:2]] + cols))
+        keys = ([(d, size) for size in sizes for d in devices] if outer == "size" else
+                [(d, size) for d in devices for size in sizes])
+        for d, size in keys:
+            base = find(results, d, size >> 20, "base", metric)
+            rs = [find(results, d, size >> 20, b, metric) for b in runs]
+            cells = [f"{first[2](base, rs):>{first[1]}}"]
+            cells += [f"{cell(r, base):>{w}}" for (_, w), r in zip(cols, rs)]
+            out.append(f"  {d:<11} {human_bytes(size):>7}{sep}" + sep.join(cells))
     probe = doc.get("probe")
     if probe:
         out.append("")
