@@ -28,14 +28,9 @@ build=$(cd "$1" && pwd)
 
 need_tool make make
 need_tool gcc gcc
-[ -f "$build/.config" ] || die "$build has no .config: not a kernel build directory"
-grep -qx 'CONFIG_MODULES=y' "$build/.config" || die "$build: kernel built without CONFIG_MODULES"
+mz_module_build "$build"
 grep -qx 'CONFIG_DEVICE_PRIVATE=y' "$build/.config" ||
 	die "$build: kernel built without CONFIG_DEVICE_PRIVATE, memremap_bench cannot work there"
-# Module.symvers is written at the end of a full build; without it modpost
-# cannot resolve memremap_pages() & co.
-[ -f "$build/Module.symvers" ] ||
-	die "$build has no Module.symvers: build the kernel first (build-kernel.sh)"
 
 src=$MZ_ROOT/harness/bench-module
 out=$MZ_CACHE/bench-module/$(basename "$build")

@@ -49,10 +49,7 @@ need_tool make make
 need_tool gcc gcc
 need_tool rsync rsync
 need_tool flock util-linux
-[ -f "$build/.config" ] || die "$build has no .config: not a kernel build directory"
-grep -qx 'CONFIG_MODULES=y' "$build/.config" || die "$build: kernel built without CONFIG_MODULES"
-[ -f "$build/Module.symvers" ] ||
-	die "$build has no Module.symvers: build the kernel first (build-kernel.sh)"
+mz_module_build "$build"
 
 ksrc=${MZ_KSRC:-}
 if [ -z "$ksrc" ]; then

@@ -32,9 +32,7 @@ if ! mz_kvm_usable; then
 	exit 0
 fi
 
-bzimage=$build/arch/x86/boot/bzImage
-[ -f "$bzimage" ] || die "$bzimage missing: build the kernel with harness/build-kernel.sh"
-[ -f "$initrd" ] || die "$initrd missing: make it with harness/initramfs.sh"
+bzimage=$(mz_boot_files "$build" "$initrd")
 need_tool sha256sum coreutils
 
 sum=$(sha256sum "$bzimage" | cut -d' ' -f1)

@@ -146,6 +146,25 @@ mz_tree() {
 	fi
 }
 
+# mz_boot_files BUILD INITRAMFS: stop unless both exist; prints the
+# kernel image, BUILD/arch/x86/boot/bzImage.
+mz_boot_files() {
+	[ -f "$1/arch/x86/boot/bzImage" ] ||
+		die "$1/arch/x86/boot/bzImage missing: build the kernel with harness/build-kernel.sh"
+	[ -f "$2" ] || die "$2 missing: make it with harness/initramfs.sh"
+	echo "$1/arch/x86/boot/bzImage"
+}
+
+# mz_module_build DIR: stop unless DIR holds a finished kernel build that
+# external modules can be built against (.config with CONFIG_MODULES=y,
+# Module.symvers, which modpost needs and a full build writes last).
+mz_module_build() {
+	[ -f "$1/.config" ] || die "$1 has no .config: not a kernel build directory"
+	grep -qx 'CONFIG_MODULES=y' "$1/.config" || die "$1: kernel built without CONFIG_MODULES"
+	[ -f "$1/Module.symvers" ] ||
+		die "$1 has no Module.symvers: build the kernel first (build-kernel.sh)"
+}
+
 # mz_merge_config SRC OUT LOG FRAGMENT...: OUT/.config from allnoconfig
 # and the fragments (paths absolute or relative to SRC), with the kernel's
 # scripts/kconfig/merge_config.sh run in SRC (ARCH from the environment);

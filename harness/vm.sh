@@ -142,9 +142,7 @@ done
 mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
 
 need_tool qemu-system-x86_64 qemu-system-x86
-bzimage=$build/arch/x86/boot/bzImage
-[ -f "$bzimage" ] || die "$bzimage missing: build the kernel with harness/build-kernel.sh"
-[ -f "$initrd" ] || die "$initrd missing: make it with harness/initramfs.sh"
+bzimage=$(mz_boot_files "$build" "$initrd")
 
 kvmdev=$MZ_KVM_DEV
 case "$accel" in
