@@ -69,10 +69,10 @@ fetch() {
 step fetch fetch
 # The kernel tree, applied once here; the steps below take it as it is
 # while patches/ is unchanged (mz_tree in lib.sh).
-tree() {
+apply_tree() {
 	"$H/tree.sh" apply >/dev/null && MZ_TREE_APPLIED=$(series_stamp) && export MZ_TREE_APPLIED
 }
-step tree tree
+step tree apply_tree
 step mirror "$H/check-mirror.sh"
 step checkpatch "$H/check-series.sh" checkpatch
 
