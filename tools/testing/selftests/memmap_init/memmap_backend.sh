@@ -37,7 +37,7 @@
 # without the knobs (no debugfs) the other binds are checked against the
 # defaults and the max_threads=1 bind is skipped.
 
-# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck disable=SC2317 # run indirectly: BIND, ns_type, ns_names
 # shellcheck source=memmap_lib.sh
 . "$(dirname "$0")/memmap_lib.sh"
 
@@ -45,10 +45,7 @@ mi_init
 mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
-have_ns=1
-mi_ns_init || have_ns=0
-have_hmm=1
-mi_hmm_init || have_hmm=0
+mi_devices
 streaming=1
 mi_config MEMMAP_STREAMING || streaming=0
 
@@ -57,10 +54,6 @@ mi_threads_init || have_threads=0
 
 have_prdebug=1
 mi_prdebug_on || have_prdebug=0
-
-mi_cleanup_hook() {
-	[ "$have_hmm" = 0 ] || mi_hmm_unload
-}
 
 ktap_print_header
 ktap_set_plan $((${#MI_NS_TYPES[@]} * (${#MI_REQUESTS[@]} + 6) + ${#MI_REQUESTS[@]} + 5))
@@ -231,25 +224,17 @@ one_thread() {
 	mi_result "$desc" $ok "$why"
 }
 
-for t in "${MI_NS_TYPES[@]}"; do
-	IFS='|' read -r name opts type altmap <<<"$t"
-	if [ "$have_ns" = 0 ]; then
-		for req in "$NS_FIRST" "${REQ_LABELS[@]}"; do
-			mi_skip "$name, $req" "$MI_NS_WHY"
-		done
-		continue
-	fi
-	compound=$(mi_compound_pages "$opts")
-	# The first bind of this type is create-namespace's own.
-	req=$(mi_ns_request)
-	mi_trace_clear
-	# shellcheck disable=SC2086 # opts holds several options
-	if ! mi_ns_reconfig $opts; then
-		for req in "$NS_FIRST" "${REQ_LABELS[@]}"; do
-			mi_result "$name, $req" 1 "cannot configure $MI_NS: $opts"
-		done
-		continue
-	fi
+# ns_names: the tests of one namespace type.
+ns_names() {
+	local l
+	for l in "$NS_FIRST" "${REQ_LABELS[@]}"; do
+		echo "$name, $l"
+	done
+}
+
+# ns_type: the tests of the namespace type mi_ns_types configured; its
+# first bind was create-namespace's own, with the request req.
+ns_type() {
 	want=$(mi_expected_backend "$req" "$altmap")
 	events=$(mi_trace_wait 1)
 	mi_check_events "$events" -1 "$type" "$altmap" "$want"
@@ -261,8 +246,8 @@ for t in "${MI_NS_TYPES[@]}"; do
 	pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
 	one_thread "$name" "$type" "$altmap" 1 mi_ns_rebind
 	details "$name"
-done
-[ "$have_ns" = 0 ] || mi_ns_reset
+}
+mi_ns_types ns_type ns_names
 
 # test_hmm maps one device-private chunk per mirror device at load.
 name="device-private (test_hmm)"

@@ -19,7 +19,6 @@
 #    and two memory sections (65536 pages on x86-64).  The tests that write
 #    them restore them on exit.
 
-# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
 . "$(dirname "$0")/memmap_lib.sh"
 
@@ -28,14 +27,7 @@ mi_init
 	mi_skip_all "$MI_POLICY_ATTR missing: kernel without streaming memmap init"
 have_config=1
 mi_load_config || have_config=0
-have_ns=1
-mi_ns_init || have_ns=0
-have_hmm=1
-mi_hmm_init || have_hmm=0
-
-mi_cleanup_hook() {
-	[ "$have_hmm" = 0 ] || mi_hmm_unload
-}
+mi_devices
 
 ktap_print_header
 ktap_set_plan 29

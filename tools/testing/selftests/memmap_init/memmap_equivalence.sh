@@ -62,7 +62,7 @@
 # Last, the kernel log of all these binds must hold no report
 # (MI_REPORTS: warnings, BUGs, lockdep, poisoned pages).
 
-# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
+# shellcheck disable=SC2317 # run indirectly: mi_cleanup_hook, BIND, ns_type, ns_names
 # shellcheck source=memmap_lib.sh
 . "$(dirname "$0")/memmap_lib.sh"
 
@@ -79,10 +79,7 @@ if mi_config KASAN || mi_config KMSAN; then
 fi
 mi_pageref_available ||
 	mi_skip_all "no page_ref_set tracepoint (CONFIG_DEBUG_PAGE_REF): cannot force the slow path"
-have_ns=1
-mi_ns_init || have_ns=0
-have_hmm=1
-mi_hmm_init || have_hmm=0
+mi_devices
 streaming=1
 mi_config MEMMAP_STREAMING || streaming=0
 have_threads=1
@@ -90,7 +87,6 @@ mi_threads_init || have_threads=0
 
 loaded=0
 mi_cleanup_hook() {
-	[ "$have_hmm" = 0 ] || mi_hmm_unload
 	[ "$loaded" = 0 ] || rmmod test_memmap_digest 2>/dev/null
 }
 
@@ -343,35 +339,27 @@ equivalence() {
 	fi
 }
 
-first_req=
-first_rc=0
-for t in "${MI_NS_TYPES[@]}"; do
-	IFS='|' read -r name opts type altmap <<<"$t"
-	if [ "$have_ns" = 0 ]; then
-		for d in "$FIRST_DESC" "${DESCS[@]}"; do
-			mi_skip "$name: $d: digest matches $REF" "$MI_NS_WHY"
-		done
-		continue
-	fi
-	compound=$(mi_compound_pages "$opts")
-	# The request the namespace has is the one its first bind uses.
-	req=$(mi_ns_request)
-	mi_trace_clear
-	# shellcheck disable=SC2086 # opts holds several options
-	if ! mi_ns_reconfig $opts; then
-		for d in "$FIRST_DESC" "${DESCS[@]}"; do
-			mi_result "$name: $d: digest matches $REF" 1 "cannot configure $MI_NS"
-		done
-		continue
-	fi
-	# The bind already happened: digest what it left.
+# ns_names: the tests of one namespace type.
+ns_names() {
+	local d
+	for d in "$FIRST_DESC" "${DESCS[@]}"; do
+		echo "$name: $d: digest matches $REF"
+	done
+}
+
+# ns_type: the namespace type mi_ns_types configured.  Its first bind
+# (create-namespace's, with the request req) already happened: digest
+# what it left, then the rebinds.
+ns_type() {
 	first_req=$req
 	first_rc=0
 	digests "$MI_TMP/first" "" "$req" "$type" "$altmap" 1 true || first_rc=1
 	equivalence "$name" "$type" "$altmap" 1 mi_ns_rebind
-done
+}
 first_req=
-[ "$have_ns" = 0 ] || mi_ns_reset
+first_rc=0
+mi_ns_types ns_type ns_names
+first_req=
 
 name="device-private (test_hmm)"
 if [ "$have_hmm" = 0 ]; then
@@ -386,10 +374,6 @@ fi
 
 # Every bind above, multithreaded ones included, left a clean log: no
 # warning, lockdep report or poisoned page (CONFIG_DEBUG_VM).
-log=$(mi_dmesg_since "equivalence start")
-reports=$(grep -E "$MI_REPORTS" <<<"$log")
-[ -z "$reports" ]
-mi_result "kernel log clean after the binds" $? \
-	"the kernel log has: $(head -n 5 <<<"$reports")"
+mi_log_clean "equivalence start" "kernel log clean after the binds"
 
 mi_finished

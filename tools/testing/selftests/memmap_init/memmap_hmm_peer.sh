@@ -26,7 +26,6 @@
 # rerun too.  The run names every test that passed only when rerun, and
 # prints the assertions of the failed ones.
 
-# shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
 . "$(dirname "$0")/memmap_lib.sh"
 
@@ -43,10 +42,6 @@ done
 [ -n "$hmm_tests" ] || mi_skip_all "no hmm-tests binary next to $0 or in ../mm"
 mi_hmm_init || mi_skip_all "$MI_HMM_WHY"
 mi_probe
-
-mi_cleanup_hook() {
-	mi_hmm_unload
-}
 
 # expected_skip REASON: why hmm-tests may skip with REASON here; false when
 # it should not have.

@@ -88,6 +88,7 @@ MI_NS=
 MI_NS_ATTR=
 MI_NS_SAVED=
 MI_NS_WAS_DISABLED=0
+MI_HMM_USED=
 MI_CONFIG=
 MI_TMP=
 MI_BIND_NS=0
@@ -169,6 +170,7 @@ mi_init() {
 mi_cleanup() {
 	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
+	[ -z "$MI_HMM_USED" ] || mi_hmm_unload
 	mi_threads_restore
 	mi_pageref_off
 	mi_prdebug_off
@@ -704,6 +706,51 @@ mi_hmm_init() {
 		MI_HMM_WHY="test_hmm has no memmap_streaming parameter"
 		return 1
 	fi
+	# mi_cleanup unloads it.
+	MI_HMM_USED=1
+}
+
+# mi_devices: the memory a test may bind.  Sets have_ns (1 when
+# MEMMAP_INIT_NAMESPACE names a namespace it may reconfigure: mi_ns_init,
+# else MI_NS_WHY says why not) and have_hmm (1 when test_hmm can be
+# loaded with a request: mi_hmm_init, else MI_HMM_WHY).
+mi_devices() {
+	have_ns=1
+	mi_ns_init || have_ns=0
+	have_hmm=1
+	mi_hmm_init || have_hmm=0
+}
+
+# mi_ns_types BODY NAMES: for each memory type of MI_NS_TYPES, set name,
+# opts, type, altmap, compound (the pages of its compound pages) and req
+# (the namespace's request, which create-namespace's own bind follows),
+# reconfigure the namespace to that type and run BODY.  NAMES prints the
+# names of the tests BODY reports for the type in "name": they skip
+# without a namespace (have_ns=0, MI_NS_WHY) and fail when the namespace
+# cannot be configured.  Then puts the namespace back (mi_ns_reset).
+mi_ns_types() {
+	local body=$1 names=$2 t n
+	for t in "${MI_NS_TYPES[@]}"; do
+		IFS='|' read -r name opts type altmap <<<"$t"
+		if [ "$have_ns" = 0 ]; then
+			while IFS= read -r n; do
+				mi_skip "$n" "$MI_NS_WHY"
+			done < <("$names")
+			continue
+		fi
+		compound=$(mi_compound_pages "$opts")
+		req=$(mi_ns_request)
+		mi_trace_clear
+		# shellcheck disable=SC2086 # opts holds several options
+		if ! mi_ns_reconfig $opts; then
+			while IFS= read -r n; do
+				mi_result "$n" 1 "cannot configure $MI_NS: $opts"
+			done < <("$names")
+			continue
+		fi
+		"$body"
+	done
+	[ "$have_ns" = 0 ] || mi_ns_reset
 }
 
 # mi_hmm_load REQUEST: (re)load test_hmm with that request; MI_BIND_NS is
@@ -1030,6 +1077,16 @@ mi_prdebug_lines() {
 # mi_kmsg_mark TEXT: put a marker in the kernel log.
 mi_kmsg_mark() {
 	echo "memmap_init: $*" >/dev/kmsg 2>/dev/null
+}
+
+# mi_log_clean MARK DESC: one result, DESC, that the kernel log since
+# mi_kmsg_mark MARK holds no report (MI_REPORTS: warnings, BUGs, lockdep,
+# poisoned pages).
+mi_log_clean() {
+	local reports
+	reports=$(mi_dmesg_since "$1" | grep -E "$MI_REPORTS")
+	[ -z "$reports" ]
+	mi_result "$2" $? "the kernel log has: $(head -n 5 <<<"$reports")"
 }
 
 # mi_dmesg_since TEXT: the kernel log after the last marker TEXT.

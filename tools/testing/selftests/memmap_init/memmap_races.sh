@@ -258,10 +258,6 @@ race() {
 race fsdax --mode=fsdax --map=dev
 race devdax --mode=devdax --map=dev --align=2M
 
-log=$(mi_dmesg_since "races start")
-reports=$(grep -E "$MI_REPORTS" <<<"$log")
-[ -z "$reports" ]
-mi_result "kernel log clean after the races" $? \
-	"the kernel log has: $(head -n 5 <<<"$reports")"
+mi_log_clean "races start" "kernel log clean after the races"
 
 mi_finished
