@@ -121,6 +121,7 @@ probe:
 #= MZ_TREE        the git kernel tree (default $MZ_CACHE/linux)
 #= LINUX_SRC      your own 7.3.y tree as the base instead of Debian's linux-source-7.3
 #= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
+#= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
 #= MZ_FORCE       1: tree.sh discards kernel-tree commits that were never exported
 #= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM)
 #= MZ_KVM_DEV     the KVM device (default /dev/kvm)

@@ -18,6 +18,8 @@ MZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything large lives outside the repository.
 MZ_CACHE=${MZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memmap-zone-device}
 MZ_LOGS=${MZ_LOGS:-$MZ_CACHE/logs}
+# The git kernel tree with the series applied as commits.
+MZ_TREE=${MZ_TREE:-$MZ_CACHE/linux}
 # 1: tree.sh discards kernel-tree commits that were never exported.
 MZ_FORCE=${MZ_FORCE:-0}
 # QEMU's accelerator: auto (KVM when kvm-probe.sh says kernels boot
@@ -43,6 +45,8 @@ BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 #     default: the tree the build came from)
 #   MZ_VM_DIR (the NVDIMM backing files; default $MZ_CACHE/vm for vm.sh,
 #     $MZ_CACHE/vm-bench for bench.sh)
+#   MZ_DEB_SHA256 (the .deb's checksum, default below)
+# --- end of configuration ---------------------------------------------------
 
 # The base this project targets (see shared/CONTRACT.md).  Used by the
 # scripts that source this file.
@@ -52,9 +56,6 @@ MZ_DEB_VERSION=7.3.4-1~bpo13+1
 MZ_DEB_SUITE=trixie-backports
 MZ_DEB_SHA256=${MZ_DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
 MZ_BASE_TAG=v$MZ_BASE_VERSION-base
-
-# The git kernel tree with the series applied as commits.
-MZ_TREE=${MZ_TREE:-$MZ_CACHE/linux}
 
 mz_ts() { date +%H:%M:%S; }
 

@@ -145,9 +145,9 @@ vm() {
 		tr -d '()?= $' | grep -vxE 'H|CACHE|MAKE|MAKEFILE_LIST' | sort -u)
 	[[ "$vars" == *VARIANT* ]]
 	# Every setting harness/lib.sh's configuration block reads.
-	conf=$(sed -n '/^# --- Configuration/,/^# ---* *$/p; /^# --- Configuration/,/^mz_ts()/p' "$H/lib.sh" |
-		grep -oE '^(export )?[A-Z][A-Z_]*=\$\{[A-Z_]+:-|\b(LINUX_SRC|MZ_[A-Z_]+) \(' |
-		grep -oE '[A-Z][A-Z_]+' | grep -vx export | sort -u)
+	conf=$(sed -n '/^# --- Configuration/,/^# --- end of configuration/p' "$H/lib.sh" |
+		grep -oE '^(export )?[A-Z][A-Z0-9_]*=\$\{[A-Z0-9_]+:-|\b(LINUX_SRC|MZ_[A-Z0-9_]+) \(' |
+		grep -oE '[A-Z][A-Z0-9_]+' | grep -vx export | sort -u)
 	[ "$(wc -w <<<"$conf")" -ge 15 ]
 	for v in $vars $conf; do
 		grep -qE "^  $v +[^ ]" <<<"$help" || { echo "make help lacks variable $v"; false; }
