@@ -378,8 +378,8 @@ patched_initrd=$(initramfs "$(basename "$patched_build")" "$patched_build")
 if [ "$accel" = auto ]; then
 	accel=tcg
 	if mz_kvm_usable; then
-		a1=$("$MZ_ROOT/harness/kvm-probe.sh" "$base_build" "$base_initrd") || a1=tcg
-		a2=$("$MZ_ROOT/harness/kvm-probe.sh" "$patched_build" "$patched_initrd") || a2=tcg
+		a1=$(mz_accel auto "$base_build" "$base_initrd")
+		a2=$(mz_accel auto "$patched_build" "$patched_initrd")
 		if [ "$a1" = kvm ] && [ "$a2" = kvm ]; then accel=kvm; fi
 	fi
 	info "accelerator: $accel"

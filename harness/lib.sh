@@ -109,6 +109,17 @@ mz_kvm_usable() {
 	[ -c "$MZ_KVM_DEV" ] && [ -r "$MZ_KVM_DEV" ] && [ -w "$MZ_KVM_DEV" ]
 }
 
+# mz_accel ACCEL BUILD INITRAMFS: the accelerator for that kernel: ACCEL
+# when it is kvm or tcg; for auto, kvm-probe.sh's answer (tcg when the
+# probe fails).  The matrix and the benchmark settle it once per kernel.
+mz_accel() {
+	if [ "$1" != auto ]; then
+		echo "$1"
+	else
+		"$MZ_ROOT/harness/kvm-probe.sh" "$2" "$3" || echo tcg
+	fi
+}
+
 # mz_cc: the C compiler command for builds: "ccache gcc" when ccache is
 # installed (in CCACHE_DIR, up to 8 GiB), else gcc.
 mz_cc() {

@@ -194,11 +194,7 @@ done
 # The accelerator, settled once per kernel (not by every cell at once).
 declare -A accels=()
 for v in "${vlist[@]}"; do
-	if [ "$MZ_ACCEL" = auto ]; then
-		accels[$v]=$("$H/kvm-probe.sh" "${builds[$v]}" "${initrds[$v]}") || accels[$v]=tcg
-	else
-		accels[$v]=$MZ_ACCEL
-	fi
+	accels[$v]=$(mz_accel "$MZ_ACCEL" "${builds[$v]}" "${initrds[$v]}")
 done
 
 ncells=0
