@@ -123,9 +123,13 @@ probe:
 #= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
 #= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
 #= MZ_FORCE       1: tree.sh discards kernel-tree commits that were never exported
-#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM)
+#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM once per kernel)
 #= MZ_KVM_DEV     the KVM device (default /dev/kvm)
 #= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
+#= MZ_NVDIMM_SIZE  each test guest NVDIMM's size (default 1G; the benchmark's follow --size)
+#= MZ_CHECK_QUICK  1: make check skips the selftest matrix (what make check-quick does)
+#= MZ_APT_SOURCES  apt sources files fetch-base.sh takes the Debian mirror from (default: the host's)
+#= MZ_TEST_BUILD  the kernel the bats VM tests boot (make check passes the one it built)
 #= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
 #= CCACHE_DIR     ccache's directory (default $MZ_CACHE/ccache)
 #= MZ_PATCHES     the series the checks and send-prep read (default patches/)

@@ -56,6 +56,13 @@
 #                   FILE with .txt for .json
 #   --chart FILE    SVG chart (default: FILE of --results with .svg)
 #   --no-probe      skip the user-space store probe
+#   --base-build DIR, --patched-build DIR
+#                   use these built kernels (build-kernel.sh output
+#                   directories) instead of building base and stream-off
+#   --timeout S     per boot (default: from the sizes, devices and rebinds)
+#   --assume-mem-avail MIB, --assume-disk-free MIB
+#                   check the host against these figures instead of its
+#                   MemAvailable and free disk space (the harness's tests)
 #   --check-args    validate the options and exit (make bench does this
 #                   before it installs anything)
 #
@@ -66,11 +73,8 @@
 # device-private memmaps) plus that metadata in the page cache plus QEMU's
 # overhead must fit MemAvailable.
 #
-# Environment: BENCH_BASE_BUILD, BENCH_PATCHED_BUILD use those build
-# directories instead of calling build-kernel.sh; BENCH_TIMEOUT sets the
-# per-boot timeout in seconds; MZ_VM_DIR (default $MZ_CACHE/vm-bench) holds
-# the NVDIMM file; BENCH_MEMAVAIL_MIB, BENCH_DISKFREE_MIB replace the host's
-# figures (for tests).  Logs: $MZ_LOGS/bench-{base,template,streaming,
+# Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_CACHE/vm-bench)
+# holds the NVDIMM file.  Logs: $MZ_LOGS/bench-{base,template,streaming,
 # template-threads,streaming-threads}-SIZEM.{log,out}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
@@ -96,11 +100,21 @@ results=$BENCH_RESULTS
 chart=
 probe=1
 threads=1
+base_dir=
+patched_dir=
+timeout=
+assume_mem=
+assume_disk=
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart)
+	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
+		--base-build) base_dir=$2 ;;
+		--patched-build) patched_dir=$2 ;;
+		--timeout) timeout=$2 ;;
+		--assume-mem-avail) assume_mem=$2 ;;
+		--assume-disk-free) assume_disk=$2 ;;
 		--devices) devices_arg=$2 ;;
 		--rebinds) rebinds=$2 ;;
 		--smp) vcpus=$2 ;;
@@ -113,7 +127,7 @@ while [ $# -gt 0 ]; do
 		--chart) chart=$2 ;;
 		esac
 		shift 2 ;;
-	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*)
+	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*|--base-build=*|--patched-build=*|--timeout=*|--assume-mem-avail=*|--assume-disk-free=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
 	--no-threads) threads=0; shift ;;
@@ -216,9 +230,12 @@ span_mib=$((mem_mib + 2 * size_mib + 1024))
 [ "$span_mib" -le $((1 << 20)) ] ||
 	bad "--size $size: guest RAM, NVDIMM and device-private range need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
 
+for a in "$assume_mem:--assume-mem-avail" "$assume_disk:--assume-disk-free"; do
+	[ -z "${a%%:*}" ] || [[ "${a%%:*}" =~ ^[0-9]+$ ]] || bad "${a#*:} '${a%%:*}': not a number of MiB"
+done
 vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm-bench}
-if [ -n "${BENCH_DISKFREE_MIB:-}" ]; then
-	free_mib=$BENCH_DISKFREE_MIB
+if [ -n "$assume_disk" ]; then
+	free_mib=$assume_disk
 else
 	d=$vmdir
 	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
@@ -228,8 +245,8 @@ disk_mib=$((pmem ? meta_mib + 512 : 0))
 [ "$disk_mib" -le "$free_mib" ] ||
 	bad "--size $size: the NVDIMM file's map=dev metadata needs up to $disk_mib MiB on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
 
-if [ -n "${BENCH_MEMAVAIL_MIB:-}" ]; then
-	avail_mib=$BENCH_MEMAVAIL_MIB
+if [ -n "$assume_mem" ]; then
+	avail_mib=$assume_mem
 else
 	avail_mib=$(( $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / 1024 ))
 fi
@@ -251,8 +268,10 @@ fi
 # of them slow to emulate, and REBINDS+1 of the fastest); a threaded boot
 # is not slower.  Beyond the default 2 vCPUs, 5 s each for bringing them
 # up (more vCPUs than host CPUs share them under TCG).
-timeout=${BENCH_TIMEOUT:-$((180 + 5 * (vcpus > 2 ? vcpus - 2 : 0) + ${#devices[@]} * ((rebinds + 1) * (5 + size_mib / 1024) + 2 + 2 * size_mib / 1024)))}
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "BENCH_TIMEOUT '$timeout': not a positive number of seconds"
+if [ -z "$timeout" ]; then
+	timeout=$((180 + 5 * (vcpus > 2 ? vcpus - 2 : 0) + ${#devices[@]} * ((rebinds + 1) * (5 + size_mib / 1024) + 2 + 2 * size_mib / 1024)))
+fi
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "--timeout '$timeout': not a positive number of seconds"
 
 if [ "$check_only" = 1 ]; then
 	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}"), $vcpus vCPU(s), $per_size boots per size${threads_skipped:+ (threaded boots skipped: $threads_skipped)}"
@@ -296,12 +315,13 @@ sample_noise() {
 }
 sample_noise "at the start"
 
-# build DESC ENV_OVERRIDE BUILD-KERNEL-ARGS...: print a build directory.
+# build DESC DIR BUILD-KERNEL-ARGS...: print a build directory: DIR when
+# given (--base-build, --patched-build), else build-kernel.sh's.
 build() {
 	local desc=$1 override=$2 dir
 	shift 2
 	if [ -n "$override" ]; then
-		info "$desc kernel: $override (from the environment)"
+		info "$desc kernel: $override (--$desc-build)"
 		dir=$override
 	else
 		info "$desc kernel: build-kernel.sh $* (quick when already built)"
@@ -311,8 +331,8 @@ build() {
 	[ -f "$dir/.config" ] || die "$desc kernel: $dir/.config missing"
 	(cd "$dir" && pwd)
 }
-base_build=$(build base "${BENCH_BASE_BUILD:-}" --base guest)
-patched_build=$(build patched "${BENCH_PATCHED_BUILD:-}" stream-off)
+base_build=$(build base "$base_dir" --base guest)
+patched_build=$(build patched "$patched_dir" stream-off)
 ! grep -q '^CONFIG_MEMMAP_STREAMING' "$base_build/.config" ||
 	die "base kernel $base_build has CONFIG_MEMMAP_STREAMING: it is a patched kernel"
 grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
@@ -334,43 +354,15 @@ patched_release=$(cat "$patched_build/include/config/kernel.release")
 [ "$base_release" != "$patched_release" ] ||
 	die "base and patched kernels are both '$base_release': rebuild them with build-kernel.sh, which sets LOCALVERSION (-mz-base, -mz-series)"
 
-# initramfs NAME BUILD: print an initramfs for BUILD, remade only when its
-# inputs changed (kernel modules, the module, guest/, initramfs.sh, tools).
+# initramfs NAME BUILD: print an initramfs for BUILD with the benchmark
+# module (initramfs.sh reuses it while its inputs are unchanged).
 initramfs() {
-	local name=$1 build=$2 ko='' out stamp ksrc t
-	local adds=()
+	local ko
 	# memremap_bench: device-private memory and every device's floor.
-	ko=$("$MZ_ROOT/harness/build-bench-module.sh" "$build") ||
-		die "build-bench-module.sh $build failed"
-	adds=(--add "$ko:/mz/memremap_bench.ko")
-	out=$MZ_CACHE/bench/initramfs-$name.cpio.gz
-	mkdir -p "$MZ_CACHE/bench"
-	ksrc=${MZ_KSRC:-}
-	if [ -z "$ksrc" ] && [ -f "$build/source/tools/testing/selftests/kselftest/ktap_helpers.sh" ]; then
-		ksrc=$build/source
-	fi
-	stamp=$({
-		echo "$build $ksrc"
-		cat "$build/include/config/kernel.release"
-		# By content: build-kernel.sh reinstalls modroot on every call.
-		(cd "$build/modroot" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-		[ -z "$ko" ] || sha256sum "$ko"
-		(cd "$MZ_ROOT" && find guest -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-		sha256sum "$MZ_ROOT/harness/initramfs.sh"
-		for t in busybox bash kmod ndctl daxctl mkfs.ext4; do
-			t=$(PATH=$PATH:/usr/sbin:/sbin command -v "$t") && sha256sum "$t"
-		done
-		true
-	} | sha256sum | cut -d' ' -f1)
-	if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
-		info "reusing $out (inputs unchanged)"
-	else
-		rm -f "$out.stamp"
-		MZ_KSRC=$ksrc "$MZ_ROOT/harness/initramfs.sh" ${adds[@]+"${adds[@]}"} "$build" "$out" >/dev/null ||
-			die "initramfs.sh failed for $build"
-		echo "$stamp" >"$out.stamp"
-	fi
-	echo "$out"
+	ko=$("$MZ_ROOT/harness/build-bench-module.sh" "$2") ||
+		die "build-bench-module.sh $2 failed"
+	"$MZ_ROOT/harness/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$2" \
+		"$MZ_CACHE/bench/initramfs-$1.cpio.gz" || die "initramfs.sh failed for $2"
 }
 base_initrd=$(initramfs "$(basename "$base_build")" "$base_build")
 patched_initrd=$(initramfs "$(basename "$patched_build")" "$patched_build")

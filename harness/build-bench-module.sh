@@ -42,7 +42,8 @@ log=$MZ_LOGS/bench-module-$(basename "$build").log
 info "building memremap_bench in $out against $build (log: $log)"
 export ARCH=x86_64
 cc=$(mz_cc)
-if ! make -C "$build" M="$out" W=1 CC="$cc" HOSTCC="$cc" modules >"$log" 2>&1; then
+: >"$log"
+if ! mz_run "$log" make -C "$build" M="$out" W=1 CC="$cc" HOSTCC="$cc" modules; then
 	tail -n 30 "$log" >&2
 	die "module build failed; full log: $log"
 fi

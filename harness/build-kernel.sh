@@ -110,6 +110,7 @@ progress() {
 	done
 }
 mk=(make -C "$src" O="$out" CC="$cc" HOSTCC="$cc" LOCALVERSION="$localversion" -j"$jobs" bzImage modules)
+# Not mz_run: the output goes through progress() on its way to the log.
 printf '+ %s\n' "$(mz_quote "${mk[@]}")" >>"$log"
 set +e
 "${mk[@]}" 2>&1 | progress
@@ -121,8 +122,8 @@ if [ "$rc" -ne 0 ]; then
 	die "kernel build failed (make exit $rc); full log: $log"
 fi
 rm -rf "$out/modroot"
-make -C "$src" O="$out" -s LOCALVERSION="$localversion" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
-	DEPMOD=/sbin/depmod modules_install >>"$log" 2>&1 || die "modules_install failed; see $log"
+mz_run "$log" make -C "$src" O="$out" -s LOCALVERSION="$localversion" INSTALL_MOD_PATH="$out/modroot" \
+	INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod modules_install || die "modules_install failed; see $log"
 # The tree this directory holds a finished build of (for seeding others).
 echo "$head" >"$out/.mz-built"
 info "built $kind-$variant in $(mz_since "$start") s: $out/arch/x86/boot/bzImage"

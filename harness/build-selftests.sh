@@ -74,19 +74,19 @@ start=$(date +%s)
 : >"$log"
 cc=$(mz_cc)
 
-# run DESC CMD...: run CMD with output to the log, stop on failure.
+# run DESC CMD...: run CMD (mz_run: logged with its command line), stop
+# on failure with the log's tail.
 run() {
 	local desc=$1
 	shift
-	echo "+ $*" >>"$log"
-	if ! "$@" >>"$log" 2>&1; then
+	if ! mz_run "$log" "$@"; then
 		tail -n 30 "$log" >&2
 		die "$desc failed; full log: $log"
 	fi
 }
 
 cleanup_mods() {
-	make -C "$st/memmap_init/test_modules" KDIR="$build" clean >>"$log" 2>&1 || true
+	mz_run "$log" make -C "$st/memmap_init/test_modules" KDIR="$build" clean 2>/dev/null || true
 }
 trap cleanup_mods EXIT
 
@@ -106,10 +106,10 @@ grep -qx 'memmap_init:memmap_controls.sh' "$out/kselftest-list.txt" ||
 # without the binary.
 hdr=$work/headers
 mkdir -p "$work/mm"
-if make -C "$ksrc" O="$work/headers-build" INSTALL_HDR_PATH="$hdr" \
-	headers_install >>"$log" 2>&1 &&
-	make -C "$st/mm" OUTPUT="$work/mm" KHDR_INCLUDES="-isystem $hdr/include" \
-		"$work/mm/hmm-tests" >>"$log" 2>&1; then
+if mz_run "$log" make -C "$ksrc" O="$work/headers-build" INSTALL_HDR_PATH="$hdr" \
+	headers_install &&
+	mz_run "$log" make -C "$st/mm" OUTPUT="$work/mm" KHDR_INCLUDES="-isystem $hdr/include" \
+		"$work/mm/hmm-tests"; then
 	mkdir -p "$out/mm"
 	cp "$work/mm/hmm-tests" "$out/mm/hmm-tests"
 else

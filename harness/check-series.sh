@@ -3,7 +3,12 @@
 #
 # check-series.sh: the checks a maintainer runs on the series itself.
 #
-#   check-series.sh [checkpatch|bisect|sparse|arm64|nozd|codegen|all]   (default: all)
+#   check-series.sh [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]
+#                   (default: all)
+#
+#   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-off build
+#                (build-kernel.sh's output; check.sh passes the one it
+#                built), instead of running build-kernel.sh stream-off
 #
 #   checkpatch  scripts/checkpatch.pl --strict on every patch: no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh)
@@ -25,11 +30,20 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+usage() {
+	echo "usage: ${0##*/} [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2
+	exit 2
+}
+prebuilt=
+if [ "${1:-}" = --build ]; then
+	[ $# -ge 2 ] || usage
+	prebuilt=$2
+	shift 2
+	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh stream-off output directory)"
+fi
 what=${1:-all}
-case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *)
-	echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2; exit 2 ;;
-esac
-[ $# -le 1 ] || { echo "usage: ${0##*/} [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2; exit 2; }
+case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *) usage ;; esac
+[ $# -le 1 ] || usage
 
 tree=$(mz_tree)
 g() { git -C "$tree" "$@"; }
@@ -80,8 +94,8 @@ bisect() {
 		subj=$(g log -1 --format=%s "$c")
 		info "building patch $n: $subj"
 		git -C "$wt" checkout -q --detach "$c"
-		make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig bzImage modules \
-			>>"$MZ_LOGS/check-bisect.log" 2>&1 ||
+		mz_run "$MZ_LOGS/check-bisect.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
+			olddefconfig bzImage modules ||
 			die "patch $n ($subj) does not build; see $MZ_LOGS/check-bisect.log"
 		if grep -q 'warning:' <(sed -n '/CC/!p' "$MZ_LOGS/check-bisect.log" | grep -E '^(mm|drivers|lib|arch|include)/' || true); then
 			warn "patch $n: compiler warnings in $MZ_LOGS/check-bisect.log"
@@ -104,8 +118,10 @@ sparse_check() {
 	run() {
 		git -C "$wt" checkout -q --detach "$1"
 		[ -f "$out/.config" ] || cp "$MZ_CACHE/build/series-stream-off/.config" "$out/.config"
-		make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig prepare >/dev/null 2>&1
-		make -C "$wt" O="$out" CC="$cc" C=2 -j"$jobs" "${objs[@]}" >"$MZ_LOGS/check-sparse-$2.log" 2>&1 ||
+		: >"$MZ_LOGS/check-sparse-$2.log"
+		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
+			olddefconfig prepare || die "make prepare failed at $1; see $MZ_LOGS/check-sparse-$2.log"
+		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" C=2 -j"$jobs" "${objs[@]}" ||
 			die "make C=2 failed at $1; see $MZ_LOGS/check-sparse-$2.log"
 		# Kbuild silently drops C= when scripts/checker-valid.sh rejects
 		# the installed sparse (7.3 needs __typeof_unqual__ support).
@@ -138,8 +154,8 @@ arm64() {
 		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config"
 	ARCH=arm64 "$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
 		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config" || die "arm64 config lost options"
-	make -C "$wt" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$jobs" W=1 \
-		"${objs[@]}" >>"$MZ_LOGS/check-arm64.log" 2>&1 ||
+	mz_run "$MZ_LOGS/check-arm64.log" make -C "$wt" O="$out" ARCH=arm64 \
+		CROSS_COMPILE=aarch64-linux-gnu- -j"$jobs" W=1 "${objs[@]}" ||
 		die "arm64 build of the touched objects failed; see $MZ_LOGS/check-arm64.log"
 	if grep -E 'warning:' "$MZ_LOGS/check-arm64.log" | grep -E '(mm/mm_init|mm/memremap|test_hmm|namespace_devs|pmem)\.c'; then
 		die "arm64: warnings in touched files (above)"
@@ -156,7 +172,7 @@ nozd() {
 	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-nozd.log" "$MZ_ROOT/Kconfig.fragments/nozd-objects.config"
 	"$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
 		"$MZ_ROOT/Kconfig.fragments/nozd-objects.config" || die "!ZONE_DEVICE config lost options"
-	make -C "$wt" O="$out" CC="$cc" -j"$jobs" W=1 "${objs[@]}" >>"$MZ_LOGS/check-nozd.log" 2>&1 ||
+	mz_run "$MZ_LOGS/check-nozd.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" W=1 "${objs[@]}" ||
 		die "!CONFIG_ZONE_DEVICE build of the touched objects failed; see $MZ_LOGS/check-nozd.log"
 	info "!CONFIG_ZONE_DEVICE: ${objs[*]} build"
 }
@@ -165,7 +181,7 @@ nozd() {
 # on it; GCC turns a memcpy() of a struct page into "rep movs" at -Os).
 codegen() {
 	local b obj f body words nt fences bad=0
-	b=${MZ_CODEGEN_BUILD:-$("$MZ_ROOT/harness/build-kernel.sh" stream-off)}
+	b=${prebuilt:-$("$MZ_ROOT/harness/build-kernel.sh" stream-off)}
 	obj=$b/mm/mm_init.o
 	[ -f "$obj" ] || die "$obj missing"
 	# function, minimum SFENCEs: zone_device_memmap_init_range (the loop
@@ -202,7 +218,7 @@ all)
 	failed=()
 	for s in checkpatch codegen bisect sparse arm64 nozd; do
 		info "=== $s"
-		"$0" "$s" || failed+=("$s")
+		"$0" ${prebuilt:+--build "$prebuilt"} "$s" || failed+=("$s")
 	done
 	[ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]} (reasons above)"
 	info "all series checks passed" ;;

@@ -36,7 +36,7 @@ step() {
 	local name=$1 start rc
 	shift
 	start=$(date +%s)
-	info "=== $name: $*"
+	info "=== $name: $(mz_quote "$@")"
 	"$@"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
@@ -53,7 +53,8 @@ step() {
 H=$MZ_ROOT/harness
 step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 lint() {
-	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* &&
+	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* \
+		"$MZ_ROOT"/tests/guest/* &&
 		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats
 }
 step lint lint
@@ -81,16 +82,15 @@ kernel() { build=$("$H/build-kernel.sh" stream-off); }
 step kernel kernel
 
 if [ -n "$build" ]; then
-	MZ_CODEGEN_BUILD=$build step codegen "$H/check-series.sh" codegen
+	step codegen "$H/check-series.sh" --build "$build" codegen
 	MZ_TEST_BUILD=$build step bats bats "$MZ_ROOT/tests/bats"
 	smoke() {
 		local initrd=$MZ_CACHE/initramfs/check-smoke.cpio.gz
-		mkdir -p "$(dirname "$initrd")"
 		"$H/initramfs.sh" "$build" "$initrd" >/dev/null &&
 			"$H/vm.sh" --log "$MZ_LOGS/check-smoke.log" "$build" "$initrd" -- smoke
 	}
 	step smoke smoke
-	if [ "${MZ_CHECK_QUICK:-0}" != 1 ] && [ -x "$H/matrix.sh" ]; then
+	if [ "$MZ_CHECK_QUICK" != 1 ] && [ -x "$H/matrix.sh" ]; then
 		step matrix "$H/matrix.sh"
 	fi
 else

@@ -25,7 +25,8 @@ usage() {
 # The first Debian mirror URI configured on this host (deb822 or one-line).
 host_mirror() {
 	local f uri=
-	for f in ${MZ_APT_SOURCES:-/etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list}; do
+	# shellcheck disable=SC2086 # a list of files and globs (lib.sh)
+	for f in $MZ_APT_SOURCES; do
 		[ -r "$f" ] || continue
 		uri=$(awk '
 			/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }
@@ -73,7 +74,8 @@ if [ ! -f "$deb" ]; then
 	      -o "APT::Sandbox::User=root")
 	mkdir -p "$apt_dir/cache/archives/partial"
 	info "updating a private package list for $MZ_DEB_SUITE from the host's mirror"
-	apt-get "${opts[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
+	: >"$apt_dir/update.log"
+	mz_run "$apt_dir/update.log" apt-get "${opts[@]}" -q update ||
 		die "apt-get update for $MZ_DEB_SUITE failed (see $apt_dir/update.log); check network access to the host's Debian mirror"
 	info "downloading $MZ_DEB_PACKAGE=$MZ_DEB_VERSION (~190 MB)"
 	(cd "$MZ_CACHE/dl" && apt-get "${opts[@]}" download "$MZ_DEB_PACKAGE=$MZ_DEB_VERSION" >&2) ||

@@ -23,10 +23,20 @@ MZ_TREE=${MZ_TREE:-$MZ_CACHE/linux}
 # 1: tree.sh discards kernel-tree commits that were never exported.
 MZ_FORCE=${MZ_FORCE:-0}
 # QEMU's accelerator: auto (KVM when kvm-probe.sh says kernels boot
-# under it), kvm or tcg; the KVM device; seconds the probe boot may take.
+# under it, settled once per kernel by mz_accel below), kvm or tcg; the
+# KVM device; seconds the probe boot may take.
 MZ_ACCEL=${MZ_ACCEL:-auto}
 MZ_KVM_DEV=${MZ_KVM_DEV:-/dev/kvm}
 MZ_PROBE_TIMEOUT=${MZ_PROBE_TIMEOUT:-20}
+# The size of each NVDIMM of the test guests (vm.sh's default; the
+# matrix gives every guest one plain and one labelled NVDIMM of it).
+# The benchmark sizes its own from --size.
+MZ_NVDIMM_SIZE=${MZ_NVDIMM_SIZE:-1G}
+# 1: make check skips the selftest matrix (make check-quick).
+MZ_CHECK_QUICK=${MZ_CHECK_QUICK:-0}
+# The apt sources fetch-base.sh takes its Debian mirror from (deb822
+# .sources or one-line .list files).
+MZ_APT_SOURCES=${MZ_APT_SOURCES:-/etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list}
 # Parallel jobs of a kernel build.
 MZ_JOBS=${MZ_JOBS:-$(nproc)}
 # ccache's directory (builds use ccache when it is installed).
@@ -46,6 +56,10 @@ BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 #   MZ_VM_DIR (the NVDIMM backing files; default $MZ_CACHE/vm for vm.sh,
 #     $MZ_CACHE/vm-bench for bench.sh)
 #   MZ_DEB_SHA256 (the .deb's checksum, default below)
+#   MZ_TEST_BUILD (the kernel the bats tests boot: check.sh passes the
+#     one it built; without it they skip their VM tests)
+# and one that is not a setting: check.sh exports MZ_TREE_APPLIED to the
+# steps it runs (mz_tree below).
 # --- end of configuration ---------------------------------------------------
 
 # The base this project targets (see shared/CONTRACT.md).  Used by the
@@ -113,11 +127,26 @@ mz_kvm_usable() {
 # when it is kvm or tcg; for auto, kvm-probe.sh's answer (tcg when the
 # probe fails).  The matrix and the benchmark settle it once per kernel.
 mz_accel() {
-	if [ "$1" != auto ]; then
-		echo "$1"
-	else
-		"$MZ_ROOT/harness/kvm-probe.sh" "$2" "$3" || echo tcg
-	fi
+	case "$1" in
+	kvm|tcg) echo "$1" ;;
+	auto) "$MZ_ROOT/harness/kvm-probe.sh" "$2" "$3" || echo tcg ;;
+	*) die "accelerator '$1': not auto, kvm or tcg (MZ_ACCEL)" ;;
+	esac
+}
+
+# mz_run LOG COMMAND [ARG]...: run COMMAND with its output appended to LOG,
+# after a "+ COMMAND" line (shell-quoted: it can be pasted); when it
+# fails, print that line to stderr too, so that the failure says what
+# ran.  Returns COMMAND's status.
+mz_run() {
+	local log=$1 line rc=0
+	shift
+	line="+ $(mz_quote "$@")"
+	mkdir -p "$(dirname "$log")"
+	printf '%s\n' "$line" >>"$log"
+	"$@" >>"$log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || printf '%s\n' "$line" >&2
+	return "$rc"
 }
 
 # mz_cc: the C compiler command for builds: "ccache gcc" when ccache is
@@ -185,8 +214,8 @@ mz_merge_config() {
 	local src=$1 out=$2 log=$3
 	shift 3
 	mkdir -p "$out"
-	(cd "$src" && KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh -n -O "$out" "$@") \
-		>>"$log" 2>&1 || die "merge_config.sh failed; see $log"
+	mz_run "$log" env -C "$src" KCONFIG_CONFIG="$out/.config" scripts/kconfig/merge_config.sh \
+		-n -O "$out" "$@" || die "merge_config.sh failed; see $log"
 }
 
 # Print elapsed seconds since the given epoch second.

@@ -7,6 +7,7 @@
 #   matrix.sh [--variants LIST] [--params LIST] [--full] [--jobs N]
 #             [--timeout S] [--boot-timeout S] [--append TEXT]
 #             [--summary FILE] [--logs DIR]
+#             [--build DIR] [--guest-test NAME] [--add SRC:DST]
 #
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
 #               VARIANT:P1+P2... to run it with those cells only (default
@@ -33,6 +34,16 @@
 #   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
 #               emptied first, so it must be empty, missing or made by
 #               matrix.sh: it holds a .mz-matrix-logs marker)
+#   --build     boot this built kernel (build-kernel.sh output) for every
+#               variant instead of building each: no selftests are built
+#               or installed, so use it with --guest-test (the harness's
+#               own tests do)
+#   --guest-test  run guest test NAME (guest/tests/, or one --add brings)
+#               instead of kselftest, with the arguments kselftest would
+#               get; the safe cell runs it too instead of guard
+#   --add       more files for the initramfs (initramfs.sh --add,
+#               repeatable), e.g. tests/guest:/mz/tests for the harness's
+#               test fixtures
 #
 # Each cell boots the variant with the boot parameter on 2 vCPUs (the race
 # and streaming tests need two CPUs) and runs the installed kselftest
@@ -63,10 +74,6 @@
 # and the reason the test gave).  A line reports each cell as it finishes (status, pass,
 # fail and skip counts, seconds).  Interrupted or killed (INT, TERM), it
 # stops its guests.  Console logs stay in $MZ_LOGS/matrix/.
-#
-# For the harness's own tests: MZ_MATRIX_BUILD=DIR uses that built kernel
-# for every variant (no builds) and MZ_MATRIX_TEST=NAME runs the guest
-# test NAME instead of kselftest (with the arguments kselftest would get).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -84,14 +91,20 @@ timeout=1200
 full=0
 boot_timeout=
 appends=()
+prebuilt=
+guest_test=
+adds=()
 summary=$CHECK_SUMMARY
 out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1; shift; continue ;;
-	--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs)
+	--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add)
 		[ $# -ge 2 ] || usage
 		case "$1" in
+		--build) prebuilt=$2 ;;
+		--guest-test) guest_test=$2 ;;
+		--add) adds+=(--add "$2") ;;
 		--append) appends+=(--append "$2") ;;
 		--boot-timeout) boot_timeout=$2 ;;
 		--variants) variants=$2 ;;
@@ -113,6 +126,10 @@ fi
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
 [ -z "$boot_timeout" ] || [[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] ||
 	die "--boot-timeout must be a positive number of seconds, not '$boot_timeout'"
+[ -z "$prebuilt" ] || [ -f "$prebuilt/arch/x86/boot/bzImage" ] ||
+	die "--build $prebuilt: no arch/x86/boot/bzImage in it (a build-kernel.sh output directory)"
+[ -z "$guest_test" ] || [[ "$guest_test" =~ ^[A-Za-z0-9_.-]+$ ]] ||
+	die "--guest-test '$guest_test': not a test name (a file under /mz/tests)"
 IFS=, read -r -a vspecs <<<"$variants"
 IFS=, read -r -a plist <<<"$params"
 [ ${#vspecs[@]} -gt 0 ] || die "no variants given"
@@ -171,20 +188,18 @@ start=$(date +%s)
 # Build every variant first (one kernel build at a time), with its
 # selftests and initramfs.
 declare -A builds=() initrds=()
-guest_test=${MZ_MATRIX_TEST:-kselftest}
 for v in "${vlist[@]}"; do
 	initrd=$MZ_CACHE/initramfs/matrix-$v.cpio.gz
-	mkdir -p "$(dirname "$initrd")"
-	if [ -n "${MZ_MATRIX_BUILD:-}" ]; then
-		b=$MZ_MATRIX_BUILD
-		"$H/initramfs.sh" "$b" "$initrd" >/dev/null ||
+	if [ -n "$prebuilt" ]; then
+		b=$prebuilt
+		"$H/initramfs.sh" ${adds[@]+"${adds[@]}"} "$b" "$initrd" >/dev/null ||
 			die "making the initramfs for $v failed"
 	else
 		b=$("$H/build-kernel.sh" "$v") || die "building variant $v failed"
 		st=$MZ_CACHE/selftests/$v
 		"$H/build-selftests.sh" "$b" "$st" >/dev/null ||
 			die "building the selftests for $v failed"
-		"$H/initramfs.sh" --add "$st:/mz/kselftest" "$b" "$initrd" >/dev/null ||
+		"$H/initramfs.sh" --add "$st:/mz/kselftest" ${adds[@]+"${adds[@]}"} "$b" "$initrd" >/dev/null ||
 			die "making the initramfs for $v failed"
 	fi
 	builds[$v]=$b
@@ -311,6 +326,11 @@ rerun_cmd() {
 	for a in ${appends[@]+"${appends[@]}"}; do
 		[ "$a" = --append ] || c+=(--append "$a")
 	done
+	[ -z "$prebuilt" ] || c+=(--build "$prebuilt")
+	[ -z "$guest_test" ] || c+=(--guest-test "$guest_test")
+	for a in ${adds[@]+"${adds[@]}"}; do
+		[ "$a" = --add ] || c+=(--add "$a")
+	done
 	c+=(--logs "$MZ_LOGS/matrix-rerun")
 	printf '%q ' "${c[@]}" | sed 's/ $//'
 }
@@ -318,12 +338,12 @@ rerun_cmd() {
 run_cell() {
 	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
-	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --nvdimm-size 1G --label-nvdimm 1G
+	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
-	local test=$guest_test targs=(memmap_init devs)
+	local test=${guest_test:-kselftest} targs=(memmap_init devs)
 	case "$p" in
 	none) targs+=(hmm) ;;
-	safe) [ -n "${MZ_MATRIX_TEST:-}" ] || test=guard; targs=() ;;
+	safe) test=${guest_test:-guard}; targs=() ;;
 	*)
 		args+=(--append "memmap_streaming=$p")
 		[ "$full" = 1 ] ||

@@ -26,8 +26,9 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 	info "building $bin"
 	# Build to a temporary name so an interrupted build never leaves a
 	# half-written binary that looks up to date.
-	gcc -std=c11 -O2 -Wall -Wextra -o "$bin.tmp" "$src" ||
-		die "gcc failed to build $src"
+	: >"$outdir/build.log"
+	mz_run "$outdir/build.log" gcc -std=c11 -O2 -Wall -Wextra -o "$bin.tmp" "$src" ||
+		{ cat "$outdir/build.log" >&2; die "gcc failed to build $src"; }
 	mv -f "$bin.tmp" "$bin"
 fi
 

@@ -23,9 +23,12 @@
 # safe; matrix.sh does that once).  Usage errors exit 2.
 #
 # Options:
-#   --accel auto|kvm|tcg  accelerator (default: $MZ_ACCEL, else auto: KVM only
-#                         when MZ_KVM_DEV (/dev/kvm) is usable and
-#                         kvm-probe.sh says the kernel boots under it)
+#   --accel kvm|tcg       accelerator; without it, MZ_ACCEL's (kvm or tcg),
+#                         or for MZ_ACCEL=auto (the default) what mz_accel
+#                         (lib.sh) settles: KVM only when MZ_KVM_DEV is
+#                         usable and kvm-probe.sh says the kernel boots
+#                         under it.  matrix.sh and bench.sh settle it once
+#                         per kernel and pass it here.
 #   --timeout SECONDS     kill the guest after this long (default 300)
 #   --boot-timeout SECONDS  kill it earlier when guest/init has not started
 #                         the test by then (default 240; a TCG guest starts
@@ -33,7 +36,8 @@
 #   --log FILE            console log (default $MZ_LOGS/vm-TEST.log)
 #   --append TEXT         more kernel command line (repeatable)
 #   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
-#   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default 2G)
+#   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default
+#                         $MZ_NVDIMM_SIZE, see lib.sh: 1G)
 #   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
 #                         for label-backed namespaces (ndctl init-labels,
 #                         create/destroy-namespace); its backing file holds
@@ -60,7 +64,7 @@ set -euo pipefail
 usage() {
 	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
-	echo "options: --accel auto|kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
+	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
 	echo "         --nvdimms N --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N" >&2
 	echo "         --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
@@ -71,13 +75,13 @@ REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|I
 # dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
 REPORTS+='|is uninitialized and poisoned'
 
-accel=$MZ_ACCEL
+accel=
 timeout=300
 boot_timeout=240
 log=
 appends=()
 nvdimms=1
-nvsize=2G
+nvsize=$MZ_NVDIMM_SIZE
 labelsize=
 mem=2G
 smp=2
@@ -125,7 +129,8 @@ else
 	targs=("$@")
 fi
 
-case "$accel" in auto|kvm|tcg) ;; *) usage ;; esac
+case "$accel" in ''|kvm|tcg) ;; *) usage ;; esac
+case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
@@ -145,25 +150,17 @@ need_tool qemu-system-x86_64 qemu-system-x86
 bzimage=$(mz_boot_files "$build" "$initrd")
 
 kvmdev=$MZ_KVM_DEV
+why=requested
+if [ -z "$accel" ]; then
+	why="MZ_ACCEL=$MZ_ACCEL"
+	accel=$(mz_accel "$MZ_ACCEL" "$build" "$initrd")
+fi
 case "$accel" in
-auto)
-	if ! mz_kvm_usable; then
-		accel=tcg why="$kvmdev missing or not read-writable"
-	elif accel=$("$MZ_ROOT/harness/kvm-probe.sh" "$build" "$initrd"); then
-		why="kvm-probe.sh"
-	else
-		warn "kvm-probe.sh failed; using TCG"
-		accel=tcg why="probe failed"
-	fi ;;
 kvm)
-	mz_kvm_usable || die "--accel kvm: $kvmdev is missing or not read-writable"
-	why=requested ;;
-tcg) why=requested ;;
-esac
-case "$accel" in
-kvm) cpu=host ;;
+	mz_kvm_usable || die "accel kvm ($why): $kvmdev is missing or not read-writable"
+	cpu=host ;;
 tcg) cpu=max ;;
-*) die "kvm-probe.sh answered '$accel', not kvm or tcg" ;;
+*) die "the accelerator settled as '$accel', not kvm or tcg" ;;
 esac
 
 memmib=$(mib "$mem")

@@ -31,17 +31,25 @@ setup() {
 	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
 	export MZ_LOGS=$MZ_CACHE/logs
 	T=$BATS_TEST_TMPDIR
-	# Plenty of room unless a test says otherwise: the checks must not
-	# depend on this host.
-	export BENCH_MEMAVAIL_MIB=65536 BENCH_DISKFREE_MIB=1048576
-	# Never a real build: a build directory that does not exist.
-	export BENCH_BASE_BUILD=$T/no-base BENCH_PATCHED_BUILD=$T/no-patched
+	# Plenty of room unless a test says otherwise (MEM=, DISK=): the
+	# checks must not depend on this host.
+	MEM=65536 DISK=1048576
+	# Never a real build: build directories that do not exist.
+	BASEB=$T/no-base PATB=$T/no-patched
+	BENCH=$H/bench.sh
+}
+
+# bench ARGS...: bench.sh (BENCH) with the host figures MEM and DISK and
+# the kernels BASEB and PATB.
+bench() {
+	"$BENCH" --assume-mem-avail "$MEM" --assume-disk-free "$DISK" \
+		--base-build "$BASEB" --patched-build "$PATB" "$@"
 }
 
 # bench_bad ARGS...: bench.sh must fail with exit 2 and one line on
 # stderr, before building or booting anything.
 bench_bad() {
-	run -2 --separate-stderr "$H/bench.sh" "$@"
+	run -2 --separate-stderr bench "$@"
 	[ "$(wc -l <<<"$stderr")" -eq 1 ]
 	[[ "$stderr" == "bench.sh: error: "* ]]
 	[ ! -e "$MZ_CACHE/build" ] && [ ! -e "$MZ_CACHE/bench" ] && [ ! -e "$MZ_LOGS" ]
@@ -104,12 +112,12 @@ pyjson() {
 	bench_bad --size 1G,4G
 	[[ "$stderr" == *"use --sizes"* ]]
 	# The largest size sizes the host checks.
-	BENCH_DISKFREE_MIB=1000 bench_bad --sizes 1G,100G
+	DISK=1000 bench_bad --sizes 1G,100G
 	[[ "$stderr" == *"--size 100G: the NVDIMM file's map=dev metadata"* ]]
 }
 
 @test "bench.sh: --check-args validates and exits before anything is built" {
-	run -0 --separate-stderr "$H/bench.sh" --check-args --sizes 1G,4G,16G --rebinds 3 --no-probe
+	run -0 --separate-stderr bench --check-args --sizes 1G,4G,16G --rebinds 3 --no-probe
 	[ "$output" = "bench.sh: arguments OK: 4 device(s), 3 rebinds, size(s) 1G,4G,16G, 2 vCPU(s), 5 boots per size" ]
 	[ ! -e "$MZ_CACHE" ]
 	bench_bad --check-args --rebinds 0
@@ -126,16 +134,16 @@ pyjson() {
 	bench_bad --smp ''
 	bench_bad --smp
 	[[ "$stderr" == *"--smp needs a value"* ]]
-	run -0 "$H/bench.sh" --check-args --smp=64 --no-probe
+	run -0 bench --check-args --smp=64 --no-probe
 	[[ "$output" == *", 64 vCPU(s), 5 boots per size" ]]
 }
 
 @test "bench.sh: --no-threads and --smp 1 skip the threaded boots, and say so" {
-	run -0 "$H/bench.sh" --check-args --no-threads --no-probe
+	run -0 bench --check-args --no-threads --no-probe
 	[[ "$output" == *", 2 vCPU(s), 3 boots per size (threaded boots skipped: --no-threads)" ]]
-	run -0 "$H/bench.sh" --check-args --smp 1 --no-probe
+	run -0 bench --check-args --smp 1 --no-probe
 	[[ "$output" == *", 1 vCPU(s), 3 boots per size (threaded boots skipped: --smp 1: one vCPU"* ]]
-	run -0 "$H/bench.sh" --check-args --smp 3 --no-probe
+	run -0 bench --check-args --smp 3 --no-probe
 	[[ "$output" == *", 3 vCPU(s), 5 boots per size" ]]
 }
 
@@ -148,9 +156,9 @@ pyjson() {
 	[[ "$stderr" == *"128M only with --devices devprivate"* ]]
 	bench_bad --devices devprivate --size 64M
 	[[ "$stderr" == *"--size 64M: at least 128M (one memory section)"* ]]
-	run -0 "$H/bench.sh" --check-args --devices devprivate --size 128M --no-probe
+	run -0 bench --check-args --devices devprivate --size 128M --no-probe
 	[[ "$output" == *"1 device(s), 10 rebinds, size(s) 128M,"* ]]
-	run -0 "$H/bench.sh" --check-args --devices devprivate --sizes 128M,8G --no-probe
+	run -0 bench --check-args --devices devprivate --sizes 128M,8G --no-probe
 	[[ "$output" == *"size(s) 128M,8G,"* ]]
 }
 
@@ -171,26 +179,26 @@ pyjson() {
 }
 
 @test "bench.sh: size larger than the host's disk can back" {
-	BENCH_DISKFREE_MIB=1000 bench_bad --size 100G
+	DISK=1000 bench_bad --size 100G
 	[[ "$stderr" == *"map=dev metadata needs up to 2112 MiB"*"only 1000 MiB free"* ]]
 	# Without a pmem device nothing is written to disk.
-	BENCH_DISKFREE_MIB=1000 run -1 --separate-stderr "$H/bench.sh" --size 100G --devices devprivate --no-probe
+	DISK=1000 run -1 --separate-stderr bench --size 100G --devices devprivate --no-probe
 	[[ "$stderr" != *"bench.sh: error: --size"* ]]
 }
 
 @test "bench.sh: size larger than the host's memory can back" {
-	BENCH_MEMAVAIL_MIB=4096 bench_bad --size 100G --no-probe
+	MEM=4096 bench_bad --size 100G --no-probe
 	[[ "$stderr" == *"guest needs 5888 MiB of RAM"*"MemAvailable is 4096 MiB"* ]]
-	BENCH_MEMAVAIL_MIB=2000 bench_bad --no-probe
+	MEM=2000 bench_bad --no-probe
 }
 
 @test "bench.sh: the store probe needs memory unless --no-probe" {
-	BENCH_MEMAVAIL_MIB=2700 bench_bad
+	MEM=2700 bench_bad
 	[[ "$stderr" == *"store probe"*"--no-probe"* ]]
 }
 
 @test "bench.sh: --help prints the options and exits 0" {
-	run -0 "$H/bench.sh" --help
+	run -0 bench --help
 	[[ "$output" == *"--devices LIST"*"--rebinds N"*"--size SIZE"*"--sizes LIST"*"--smp N"*"--no-threads"*"--no-probe"*"--check-args"* ]]
 	# How to measure scaling on a KVM host.
 	[[ "$output" == *"On a KVM host --smp N"*"measures the scaling"* ]]
@@ -205,16 +213,22 @@ pyjson() {
 	bench_bad --bogus
 	bench_bad --rebinds
 	bench_bad extra
+	bench_bad --timeout 0
+	[[ "$stderr" == *"--timeout '0': not a positive number of seconds"* ]]
+	bench_bad --timeout=soon
+	bench_bad --assume-mem-avail lots
+	[[ "$stderr" == *"--assume-mem-avail 'lots': not a number of MiB"* ]]
+	bench_bad --assume-disk-free -1
 }
 
 @test "bench.sh: valid arguments get past validation to the builds" {
 	# The fake build directories stop it right after validation (exit 1,
 	# not a usage error).
-	run -1 --separate-stderr "$H/bench.sh" --devices fsdax-dev --rebinds 3 --size 1G \
+	run -1 --separate-stderr bench --devices fsdax-dev --rebinds 3 --size 1G \
 		--accel tcg --no-probe --results "$T/r.json"
 	[[ "$stderr" == *"base kernel: $T/no-base"* ]]
 	[[ "$stderr" == *"bzImage missing"* ]]
-	run -1 --separate-stderr "$H/bench.sh" --devices=devprivate --rebinds=1 --size=512M --no-probe
+	run -1 --separate-stderr bench --devices=devprivate --rebinds=1 --size=512M --no-probe
 }
 
 # fake_bench: a copy of the harness whose vm.sh prints the canned guest
@@ -229,7 +243,8 @@ fake_bench() {
 	printf '#!/bin/sh\necho "%s/fake.ko"\n' "$T" >"$T/repo/harness/build-bench-module.sh"
 	# initramfs.sh [--add X]... BUILD OUT
 	# shellcheck disable=SC2016 # expanded by the script it writes
-	printf '#!/bin/bash\n: >"${!#}"\n' >"$T/repo/harness/initramfs.sh"
+	printf '#!/bin/bash\nmkdir -p "$(dirname "${!#}")" && : >"${!#}" && echo "${!#}"\n' \
+		>"$T/repo/harness/initramfs.sh"
 	cat >"$T/repo/harness/vm.sh" <<-VMEOF
 	#!/bin/bash
 	echo "\$*" >>"$T/vm.log"
@@ -252,13 +267,13 @@ fake_bench() {
 		printf 'CONFIG_FUNCTION_GRAPH_TRACER=y\nCONFIG_DYNAMIC_FTRACE=y\n' >"$T/build/$k-x/.config"
 	done
 	echo CONFIG_MEMMAP_STREAMING=y >>"$T/build/patched-x/.config"
-	export BENCH_BASE_BUILD=$T/build/base-x BENCH_PATCHED_BUILD=$T/build/patched-x
+	BASEB=$T/build/base-x PATB=$T/build/patched-x BENCH=$T/repo/harness/bench.sh
 	export MZ_TREE=$T/no-tree PATH=$T/bin:$PATH
 }
 
 @test "bench.sh: five boots per size, the threaded two with THREADS=auto (fake vm.sh)" {
 	fake_bench
-	run -0 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev,devprivate \
+	run -0 --separate-stderr bench --devices fsdax-dev,devprivate \
 		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json" --smp 4
 	[ "$(wc -l <"$T/vm.log")" -eq 5 ]
 	# The boots, in order: vCPUs, EXPECT and THREADS; then the policies.
@@ -283,7 +298,7 @@ assert d["guest_vcpus"] == 4 and "threads_skipped" not in d'
 	# As results/ once had: a base without NUMA, a patched kernel with it.
 	printf 'CONFIG_NUMA=y\nCONFIG_NODES_SHIFT=6\n' >>"$T/build/patched-x/.config"
 	echo '# CONFIG_NUMA is not set' >>"$T/build/base-x/.config"
-	run -1 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev \
+	run -1 --separate-stderr bench --devices fsdax-dev \
 		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json"
 	[[ "$stderr" == *"  CONFIG_NODES_SHIFT: base not set, patched 6"$'\n'"  CONFIG_NUMA: base not set, patched y"* ]]
 	[[ "$stderr" == *"the base and patched kernels are configured differently beyond the series' own options"* ]]
@@ -299,14 +314,14 @@ assert d["guest_vcpus"] == 4 and "threads_skipped" not in d'
 
 @test "bench.sh: --no-threads and --smp 1 boot three times per size (fake vm.sh)" {
 	fake_bench
-	run -0 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev,devprivate \
+	run -0 --separate-stderr bench --devices fsdax-dev,devprivate \
 		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/n.json" --no-threads
 	[ "$(wc -l <"$T/vm.log")" -eq 3 ]
 	run -1 grep ' auto$' "$T/vm.log"
 	[[ "$stderr" == *"threaded boots skipped (--no-threads)"* ]]
 	[[ "$output" != *"thread"* ]]
 	rm "$T/vm.log"
-	run -0 --separate-stderr "$T/repo/harness/bench.sh" --devices fsdax-dev,devprivate \
+	run -0 --separate-stderr bench --devices fsdax-dev,devprivate \
 		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/s.json" --smp 1
 	[ "$(grep -c -- '--smp 1 ' "$T/vm.log")" -eq 3 ]
 	[ "$(wc -l <"$T/vm.log")" -eq 3 ]
@@ -697,7 +712,7 @@ EOF
 	"$H/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$MZ_TEST_BUILD" "$T/i.cpio.gz" >/dev/null
 	# The smallest size bench.sh accepts, one rebind, every device.
 	export MZ_VM_DIR=$T/vm
-	run -0 --separate-stderr "$H/vm.sh" --accel "${MZ_ACCEL:-tcg}" \
+	MZ_ACCEL=${MZ_ACCEL:-tcg} run -0 --separate-stderr "$H/vm.sh" \
 		--timeout 400 --nvdimms 1 --nvdimm-size 256M --mem 2048M --smp 2 \
 		--log "$T/console.log" --append memmap_streaming=off \
 		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev+fsdax-mem+devdax-2m+devprivate 1 256 template

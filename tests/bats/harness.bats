@@ -9,8 +9,9 @@
 # Fast tests first (argument errors, fetch-base.sh, verify-config.sh,
 # kvm-probe.sh, deps.sh with stub tools, initramfs.sh on a fake build);
 # the VM tests boot the kernel in MZ_TEST_BUILD (skipped without it) with
-# an initramfs made once per run (MZ_KSRC or 'tree.sh apply' gives the
-# kernel tree for ktap_helpers.sh), under MZ_ACCEL (default tcg).
+# an initramfs made once per run with the guest test fixtures of
+# tests/guest/ added (MZ_KSRC or 'tree.sh apply' gives the kernel tree
+# for ktap_helpers.sh), under MZ_ACCEL (default tcg).
 # Every test runs with MZ_CACHE in its own temporary directory.
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
@@ -22,7 +23,7 @@ setup_file() {
 	H=$ROOT/harness
 	export MZ_TEST_INITRAMFS=$BATS_FILE_TMPDIR/initramfs.cpio.gz
 	if [ -n "${MZ_TEST_BUILD:-}" ] && [ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
-		"$H/initramfs.sh" "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" \
+		"$H/initramfs.sh" --add "$ROOT/tests/guest:/mz/tests" "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" \
 			>/dev/null 2>"$BATS_FILE_TMPDIR/initramfs.err" || true
 	fi
 }
@@ -30,6 +31,7 @@ setup_file() {
 setup() {
 	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
 	export MZ_LOGS=$MZ_CACHE/logs
+	export MZ_ACCEL=${MZ_ACCEL:-tcg}
 	T=$BATS_TEST_TMPDIR
 }
 
@@ -56,7 +58,7 @@ need_vm() {
 }
 
 vm() {
-	"$H/vm.sh" --accel "${MZ_ACCEL:-tcg}" --nvdimms 0 --log "$T/console.log" "$@"
+	"$H/vm.sh" --nvdimms 0 --log "$T/console.log" "$@"
 }
 
 # --- argument errors: usage and exit 2 -------------------------------------
@@ -81,6 +83,8 @@ vm() {
 	[[ "$output" == *usage:* ]]
 	run -2 "$H/vm.sh" build initrd
 	run -2 "$H/vm.sh" --accel foo build initrd true
+	# auto is settled by the caller (mz_accel) or from MZ_ACCEL.
+	run -2 "$H/vm.sh" --accel auto build initrd true
 	run -2 "$H/vm.sh" --timeout 0 build initrd true
 	run -2 "$H/vm.sh" --timeout abc build initrd true
 	run -2 "$H/vm.sh" --boot-timeout 0 build initrd true
@@ -131,6 +135,28 @@ vm() {
 	run -1 bash "$T/errexit.sh"
 	[[ "$output" != *"went on"* ]]
 	[[ "$output" != *reached* ]]
+}
+
+@test "lib.sh: mz_run logs the quoted command, and on failure prints it too" {
+	cat >"$T/run.sh" <<-EOF
+	set -euo pipefail
+	. "$H/lib.sh"
+	mz_run "$T/log" printf '%s\n' "it's" 'a b'
+	mz_run "$T/log" sh -c 'echo out; echo err >&2; exit 3' || echo "rc \$?"
+	EOF
+	run -0 --separate-stderr bash "$T/run.sh"
+	[ "$output" = "rc 3" ]
+	# stderr has the failed command only, quoted so that it can be pasted.
+	[ "$stderr" = "+ sh -c 'echo out; echo err >&2; exit 3'" ]
+	[ "$(cat "$T/log")" = "+ printf '%s\n' 'it'\''s' 'a b'
+it's
+a b
++ sh -c 'echo out; echo err >&2; exit 3'
+out
+err" ]
+	# The logged line runs as it is.
+	[ "$(eval "$(sed -n '1s/^+ //p' "$T/log")")" = "it's
+a b" ]
 }
 
 @test "make help: every .PHONY target and every variable, one line each" {
@@ -302,6 +328,30 @@ vm() {
 	[[ "$stderr" == *cached* ]]
 }
 
+@test "vm.sh: without --accel, MZ_ACCEL settles it once (auto: the probe's answer)" {
+	mkdir -p "$T/build/arch/x86/boot" "$MZ_CACHE/accel-probe"
+	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
+	: >"$T/initrd"
+	sum=$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)
+	echo kvm >"$MZ_CACHE/accel-probe/$sum"
+	# /dev/null stands in for a usable KVM device.
+	MZ_ACCEL=auto MZ_KVM_DEV=/dev/null run -0 --separate-stderr \
+		"$H/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	[[ "$output" == *" -accel kvm -cpu host "* ]]
+	[[ "$stderr" == *"cached KVM probe for this kernel: kvm"* ]]
+	MZ_ACCEL=tcg MZ_KVM_DEV=/dev/null run -0 --separate-stderr \
+		"$H/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	[[ "$output" == *" -accel tcg -cpu max "* ]]
+	[[ "$stderr" != *probe* ]]
+	# --accel wins over MZ_ACCEL, and nothing is probed.
+	MZ_ACCEL=auto MZ_KVM_DEV=/dev/null run -0 --separate-stderr \
+		"$H/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	[[ "$output" == *" -accel tcg "* ]]
+	[[ "$stderr" != *probe* ]]
+	MZ_ACCEL=fast run -1 "$H/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	[[ "$output" == *"MZ_ACCEL=fast: not auto, kvm or tcg"* ]]
+}
+
 # --- deps.sh with stub dpkg-query/apt-get -----------------------------------
 
 # stub_tools INSTALLED_OR_NOT APT_STATUS: dpkg-query says every package is
@@ -372,6 +422,47 @@ stub_tools() {
 		grep -q "/$lib\$" "$T/list" || { echo "missing library: $lib"; false; }
 	done
 	if grep -q '/build$' "$T/list"; then false; fi
+	# The harness's own guest fixtures are not in what every run ships.
+	for f in "$ROOT"/tests/guest/*; do
+		if grep -qx "mz/tests/${f##*/}" "$T/list"; then
+			echo "shipped: mz/tests/${f##*/}"
+			false
+		fi
+	done
+}
+
+@test "initramfs.sh: reused while its inputs are unchanged, remade when one changes" {
+	fake_build
+	mkdir -p "$T/extra"
+	echo one >"$T/extra/a.txt"
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	[[ "$stderr" == *"made $T/out.cpio.gz"* ]]
+	[ -s "$T/out.cpio.gz.stamp" ]
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	[ "$output" = "$T/out.cpio.gz" ]
+	[[ "$stderr" == *"reusing $T/out.cpio.gz (its inputs are unchanged)"* ]]
+	# An added file's contents, its mode, a module, another --add: remade.
+	stamp() { cat "$T/out.cpio.gz.stamp"; }
+	s0=$(stamp)
+	echo two >"$T/extra/a.txt"
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	[[ "$stderr" == *"made $T/out.cpio.gz"* ]]
+	zcat "$T/out.cpio.gz" | cpio -i --quiet --to-stdout mz/extra/a.txt >"$T/a"
+	[ "$(cat "$T/a")" = two ]
+	s1=$(stamp) && [ "$s1" != "$s0" ]
+	chmod +x "$T/extra/a.txt"
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	[[ "$stderr" == *"made "* ]]
+	s2=$(stamp) && [ "$s2" != "$s1" ]
+	echo mod >"$T/build/modroot/lib/modules/0.0.1-fake/kernel/x.ko"
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	[[ "$stderr" == *"made "* ]]
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
+	[[ "$stderr" == *"made "* ]]
+	# A missing archive is made even when its stamp matches.
+	rm "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
+	[[ "$stderr" == *"made "* ]] && [ -s "$T/out.cpio.gz" ]
 }
 
 # --- VM tests (need MZ_TEST_BUILD) ------------------------------------------

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of harness/matrix.sh and harness/ktap-count.awk.  The VM tests use
-# the kernel in MZ_TEST_BUILD for every variant (MZ_MATRIX_BUILD) and run
-# small guest tests instead of the kselftest target (MZ_MATRIX_TEST);
-# without MZ_TEST_BUILD they are skipped.
+# the kernel in MZ_TEST_BUILD for every variant (matrix.sh --build) and run
+# the small guest tests of tests/guest/ (--add) instead of the kselftest
+# target (--guest-test); without MZ_TEST_BUILD they are skipped.
 
 bats_require_minimum_version 1.5.0
 
@@ -21,7 +21,12 @@ need_vm() {
 	if [ -z "${MZ_TEST_BUILD:-}" ] || [ ! -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
 		skip "no kernel: set MZ_TEST_BUILD to a build-kernel.sh output directory"
 	fi
-	export MZ_MATRIX_BUILD=$MZ_TEST_BUILD
+}
+
+# matrix ARGS...: matrix.sh on the kernel in MZ_TEST_BUILD, with the
+# harness's guest test fixtures in the initramfs.
+matrix() {
+	"$H/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" "$@"
 }
 
 @test "ktap-count.awk: counts per group, top-level failures count" {
@@ -90,11 +95,16 @@ EOF2
 	run -1 "$H/matrix.sh" --boot-timeout 0
 	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
 	run -2 "$H/matrix.sh" --append
+	run -1 "$H/matrix.sh" --build "$BATS_TEST_TMPDIR/nosuch"
+	[[ "$output" == *"--build $BATS_TEST_TMPDIR/nosuch: no arch/x86/boot/bzImage in it"* ]]
+	run -1 "$H/matrix.sh" --guest-test '../x'
+	[[ "$output" == *"--guest-test '../x': not a test name"* ]]
+	run -2 "$H/matrix.sh" --add
 }
 
 @test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
 	need_vm
-	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off:bogus+on,stream-altmap \
+	run matrix --guest-test fake-kselftest --variants stream-off:bogus+on,stream-altmap \
 		--params none --timeout 120 --summary "$SUMMARY"
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.variant, .boot_param]] | unique' "$SUMMARY")" = \
@@ -107,9 +117,10 @@ EOF2
 	L=$BATS_TEST_TMPDIR/logs
 	mkdir -p "$L"
 	# No kernel: a run that gets past the check stops at once.
-	export MZ_MATRIX_BUILD=$BATS_TEST_TMPDIR/nobuild
+	nobuild=$BATS_TEST_TMPDIR/nobuild
+	mkdir -p "$nobuild/arch/x86/boot" && : >"$nobuild/arch/x86/boot/bzImage"
 	echo precious >"$L/notes.txt"
-	run -2 "$H/matrix.sh" --variants stream-off --params none --logs "$L"
+	run -2 "$H/matrix.sh" --build "$nobuild" --variants stream-off --params none --logs "$L"
 	[[ "$output" == *"--logs $L holds files matrix.sh did not write"* ]]
 	[ "$(cat "$L/notes.txt")" = precious ]
 	echo file >"$BATS_TEST_TMPDIR/file"
@@ -119,17 +130,17 @@ EOF2
 	# With the marker a previous run leaves (or only per-cell files), it
 	# is emptied; here the run then stops at the missing kernel.
 	: >"$L/.mz-matrix-logs"
-	run -1 "$H/matrix.sh" --variants stream-off --params none --logs "$L"
+	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-off --params none --logs "$L"
 	[[ "$output" == *"making the initramfs for stream-off failed"* ]]
 	[ ! -e "$L/notes.txt" ] && [ -f "$L/.mz-matrix-logs" ]
 	rm -rf "$L" && mkdir -p "$L" && echo 0 >"$L/stream-off.none.rc"
-	run -1 "$H/matrix.sh" --variants stream-off --params none --logs "$L"
+	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-off --params none --logs "$L"
 	[ ! -e "$L/stream-off.none.rc" ]
 }
 
 @test "matrix.sh: passing cells give counts and a JSON summary" {
 	need_vm
-	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off \
+	run matrix --guest-test fake-kselftest --variants stream-off \
 		--params none,bogus --timeout 120 --summary "$SUMMARY"
 	[ "$status" -eq 0 ]
 	[ "$(jq length "$SUMMARY")" -eq 4 ]
@@ -143,7 +154,7 @@ EOF2
 
 @test "matrix.sh: a failing guest test fails the matrix" {
 	need_vm
-	MZ_MATRIX_TEST=fail run "$H/matrix.sh" --variants stream-off --params none \
+	run matrix --guest-test fail --variants stream-off --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL (guest exit 1"* ]]
@@ -155,7 +166,7 @@ EOF2
 	need_vm
 	# The guest test prints passing KTAP, then the WARNING: only the
 	# detection of kernel reports (vm.sh) can fail this cell.
-	MZ_MATRIX_TEST=warn run "$H/matrix.sh" --variants stream-off --params none \
+	run matrix --guest-test warn --variants stream-off --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[ "$(jq -c '[.[] | [.group, .pass, .fail, .skip]]' "$SUMMARY")" = '[["controls",1,0,0]]' ]
@@ -164,7 +175,10 @@ EOF2
 
 @test "matrix.sh: killed, it stops its guests" {
 	need_vm
-	MZ_MATRIX_TEST=hang "$H/matrix.sh" --variants stream-off --params none \
+	# matrix.sh itself in the background, not the matrix function: the
+	# test kills that PID.
+	"$H/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" \
+		--guest-test hang --variants stream-off --params none \
 		--timeout 600 --summary "$SUMMARY" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	pid=$!
 	qemu_running() { pgrep -f -- "mem-path=$MZ_CACHE/vm/" >/dev/null; }
@@ -183,7 +197,7 @@ EOF2
 
 @test "matrix.sh: a hanging guest is killed and fails the matrix" {
 	need_vm
-	MZ_MATRIX_TEST=hang run "$H/matrix.sh" --variants stream-off --params none \
+	run matrix --guest-test hang --variants stream-off --params none \
 		--timeout 15 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *FAIL* ]]
@@ -191,7 +205,7 @@ EOF2
 
 @test "matrix.sh: a guest that runs no test fails its cell" {
 	need_vm
-	MZ_MATRIX_TEST=true run "$H/matrix.sh" --variants stream-off --params none \
+	run matrix --guest-test true --variants stream-off --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL (no test ran)"* ]]
@@ -201,7 +215,7 @@ EOF2
 	need_vm
 	# "namespace accepts 'on'" may skip only without the backend, and
 	# hmm_peer as a whole only in cells with a boot parameter.
-	MZ_MATRIX_TEST=fake-skip run "$H/matrix.sh" --variants stream-n,stream-off \
+	run matrix --guest-test fake-skip --variants stream-n,stream-off \
 		--params none,off --timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[ "$(jq -c '[.[] | [.variant, .boot_param, .group, .unexpected_skip]]' "$SUMMARY")" = \
@@ -221,7 +235,7 @@ EOF2
 	need_vm
 	# matrix-skips.txt expects "set MEMMAP_INIT_NAMESPACE=..." in the safe
 	# cell, which gives the target no device, and nowhere else.
-	MZ_MATRIX_TEST=fake-safe run "$H/matrix.sh" --variants stream-off \
+	run matrix --guest-test fake-safe --variants stream-off \
 		--params none,safe --timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[ "$(jq -c '[.[] | [.boot_param, .group, .pass, .skip, .unexpected_skip]]' "$SUMMARY")" = \
@@ -235,7 +249,7 @@ EOF2
 @test "matrix.sh: the no-parameter cell runs every group, the others controls and backend; --full every group" {
 	need_vm
 	L=$BATS_TEST_TMPDIR/logs
-	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off:none+off \
+	run matrix --guest-test fake-kselftest --variants stream-off:none+off \
 		--timeout 120 --summary "$SUMMARY" --logs "$L" --append mz.fake=1
 	[ "$status" -eq 0 ]
 	grep -qx '# fake-kselftest: arguments: memmap_init devs hmm' "$L/stream-off.none.out"
@@ -244,7 +258,7 @@ EOF2
 	# --append reaches every cell, after the boot parameter.
 	grep -q 'Command line: .* mz.fake=1' "$L/stream-off.none.log"
 	grep -q 'Command line: .*memmap_streaming=off mz.fake=1' "$L/stream-off.off.log"
-	MZ_MATRIX_TEST=fake-kselftest run "$H/matrix.sh" --variants stream-off:off --full \
+	run matrix --guest-test fake-kselftest --variants stream-off:off --full \
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
 	grep -qx '# fake-kselftest: arguments: memmap_init devs' "$L/stream-off.off.out"
@@ -255,7 +269,7 @@ EOF2
 	L=$BATS_TEST_TMPDIR/logs
 	# Every boot stalls: init runs /mz/tests/hang instead of the test.
 	SECONDS=0
-	MZ_MATRIX_TEST=true run "$H/matrix.sh" --variants stream-off:on --timeout 120 \
+	run matrix --guest-test true --variants stream-off:on --timeout 120 \
 		--boot-timeout 10 --append rdinit=/mz/tests/hang --summary "$SUMMARY" --logs "$L"
 	[ "$status" -ne 0 ]
 	[ "$SECONDS" -lt 60 ]
@@ -265,6 +279,6 @@ EOF2
 	grep -q 'hang: sleeping forever' "$L/stream-off.on.log"
 	[[ "$output" == *"Guests that stalled before their test started and were booted again:"*"stream-off with on: $L/stream-off.on.stall.log"* ]]
 	[[ "$output" == *"stream-off on: FAIL (guest exit 75: "*"the guest stalled during boot"* ]]
-	rerun="rerun: harness/matrix.sh --variants stream-off:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --logs $MZ_LOGS/matrix-rerun"
+	rerun="rerun: harness/matrix.sh --variants stream-off:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --build $MZ_TEST_BUILD --guest-test true --add $ROOT/tests/guest:/mz/tests --logs $MZ_LOGS/matrix-rerun"
 	[[ "$output" == *"$rerun"* ]]
 }
