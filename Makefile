@@ -127,6 +127,7 @@ probe:
 #= MZ_KVM_DEV     the KVM device (default /dev/kvm)
 #= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
 #= MZ_NVDIMM_SIZE  each test guest NVDIMM's size (default 1G; the benchmark's follow --size)
+#= MZ_NUMA_NVDIMM_SIZE  the NVDIMM of the matrix's NUMA guest (default 5G: devdax align=1G)
 #= MZ_CHECK_QUICK  1: make check skips the selftest matrix (what make check-quick does)
 #= MZ_APT_SOURCES  apt sources files fetch-base.sh takes the Debian mirror from (default: the host's)
 #= MZ_TEST_BUILD  the kernel the bats VM tests boot (make check passes the one it built)

@@ -32,6 +32,9 @@ MZ_PROBE_TIMEOUT=${MZ_PROBE_TIMEOUT:-20}
 # matrix gives every guest one plain and one labelled NVDIMM of it).
 # The benchmark sizes its own from --size.
 MZ_NVDIMM_SIZE=${MZ_NVDIMM_SIZE:-1G}
+# The matrix's numa cell's NVDIMM: room for three 1 GiB folios of devdax
+# align=1G after the memmap.
+MZ_NUMA_NVDIMM_SIZE=${MZ_NUMA_NVDIMM_SIZE:-5G}
 # 1: make check skips the selftest matrix (make check-quick).
 MZ_CHECK_QUICK=${MZ_CHECK_QUICK:-0}
 # The apt sources fetch-base.sh takes its Debian mirror from (deb822

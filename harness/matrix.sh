@@ -12,14 +12,15 @@
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
 #               VARIANT:P1+P2... to run it with those cells only (default
 #               stream-n,stream-off,stream-altmap and
-#               stream-on:none+off+altmap+on+bogus+safe, or without --params
+#               stream-on:none+off+altmap+on+bogus+safe+numa, or without --params
 #               the four with --params' list; make check-debug runs
 #               debug-vm:none+altmap+on and debug:none+on with --full)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
-#               altmap, on, bogus (an invalid word), and safe (no
-#               parameter, guest/tests/guard: the target given no device)
-#               (default: the first five), for the variants without their
-#               own list
+#               altmap, on, bogus (an invalid word), safe (no parameter,
+#               guest/tests/guard: the target given no device) and numa
+#               (no parameter, the threads group on a NUMA guest: see
+#               below) (default: the first five), for the variants without
+#               their own list
 #   --full      every group of the target in every cell (default: see
 #               "Which groups" below)
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
@@ -55,7 +56,13 @@
 # The "safe" cell instead runs guest/tests/guard: user data on both
 # NVDIMMs, the target without the variables and then with them while the
 # data is mounted; the data must survive and the namespaces stay as they
-# were (its checks are one more group, "guard").
+# were (its checks are one more group, "guard").  The "numa" cell boots a
+# guest shaped like a pmem or CXL host (vm.sh --numa: a node with CPU 0, a
+# node with CPUs 1-3 and the NVDIMMs, a memory-only node nearest to it;
+# isolcpus=3 sets one CPU of the NVDIMMs' node apart) with a
+# $MZ_NUMA_NVDIMM_SIZE NVDIMM, large enough for devdax align=1G, and runs the
+# threads group (memmap_threads.sh) there: where the multithreaded init
+# runs, on how many threads, and that its chunks keep 1 GiB folios whole.
 #
 # Which groups: the boot parameter only sets the policy that namespaces
 # without their own request follow, and each variant's "none" cell already
@@ -119,7 +126,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ -z "$variants" ] && [ -z "$params" ]; then
-	variants=stream-n,stream-off,stream-altmap,stream-on:${default_params//,/+}+safe
+	variants=stream-n,stream-off,stream-altmap,stream-on:${default_params//,/+}+safe+numa
 fi
 : "${variants:=stream-n,stream-off,stream-altmap,stream-on}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
@@ -136,8 +143,8 @@ IFS=, read -r -a plist <<<"$params"
 [ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
 check_param() {
 	case "$1" in
-	none|off|altmap|on|bogus|safe) ;;
-	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe)" ;;
+	none|off|altmap|on|bogus|safe|numa) ;;
+	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe, numa)" ;;
 	esac
 }
 for p in "${plist[@]}"; do check_param "$p"; done
@@ -295,6 +302,7 @@ pname() {
 	case "$1" in
 	none) echo "no parameter" ;;
 	safe) echo "no device given (guard)" ;;
+	numa) echo "a NUMA guest (threads)" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -344,6 +352,9 @@ run_cell() {
 	case "$p" in
 	none) targs+=(hmm) ;;
 	safe) test=${guest_test:-guard}; targs=() ;;
+	numa)
+		args+=(--smp 4 --numa --nvdimm-size "$MZ_NUMA_NVDIMM_SIZE" --append isolcpus=3)
+		targs=(memmap_init:memmap_threads.sh devs) ;;
 	*)
 		args+=(--append "memmap_streaming=$p")
 		[ "$full" = 1 ] ||

@@ -44,6 +44,15 @@
 #                         SIZE + 128 KiB so the region stays SIZE-aligned
 #   --mem SIZE            guest RAM, NNNM or NNNG (default 2G)
 #   --smp N               guest CPUs (default 2)
+#   --numa                three NUMA nodes, as hosts with pmem or CXL memory
+#                         have them: node 0 with CPU 0 and half the RAM,
+#                         node 1 with the other CPUs, the rest of the RAM
+#                         but 256 MiB, and every NVDIMM, and node 2 with
+#                         256 MiB of RAM and no CPU (a memory-only node),
+#                         nearer to node 1 (distance 15) than to node 0
+#                         (30; 0 to 1: 20).  Every CPU is a socket of its
+#                         own, so that no cache is shared across nodes.
+#                         Needs --smp 2 or more and --mem 1G or more.
 #   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
 #                         recreate them empty, i.e. label-less and zeroed)
 #   --console             also stream the guest console to stderr
@@ -66,7 +75,7 @@ usage() {
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
 	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
 	echo "         --nvdimms N --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N" >&2
-	echo "         --keep-nvdimm --console --dry-run (see the header)" >&2
+	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
 
@@ -89,6 +98,7 @@ keep=0
 console=0
 shell=0
 dry_run=0
+numa=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-nvdimm|--mem|--smp)
@@ -107,6 +117,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--keep-nvdimm) keep=1; shift ;;
+	--numa) numa=1; shift ;;
 	--console) console=1; shift ;;
 	--shell) shell=1; shift ;;
 	--dry-run) dry_run=1; shift ;;
@@ -145,6 +156,10 @@ for a in ${targs[@]+"${targs[@]}"}; do
 done
 
 mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
+if [ "$numa" = 1 ] && { [ "$smp" -lt 2 ] || [ "$(mib "$mem")" -lt 1024 ]; }; then
+	echo "${0##*/}: --numa needs --smp 2 or more and --mem 1G or more" >&2
+	usage
+fi
 
 need_tool qemu-system-x86_64 qemu-system-x86
 bzimage=$(mz_boot_files "$build" "$initrd")
@@ -176,6 +191,26 @@ qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
 	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvmib + labelmib + 1024))M"
 	-smp "$smp" -nodefaults -nographic -no-reboot
 	-kernel "$bzimage" -initrd "$initrd")
+# The NUMA topology of --numa, and the node of the NVDIMMs.
+nvnode=
+if [ "$numa" = 1 ]; then
+	half=$((memmib / 2))
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	qemu+=(-object "memory-backend-ram,id=ram0,size=${half}M"
+		-numa "node,nodeid=0,cpus=0,memdev=ram0"
+		-object "memory-backend-ram,id=ram1,size=$((memmib - half - 256))M"
+		-numa "node,nodeid=1,cpus=1-$((smp - 1)),memdev=ram1"
+		-object "memory-backend-ram,id=ram2,size=256M"
+		-numa "node,nodeid=2,memdev=ram2"
+		-numa dist,src=0,dst=1,val=20 -numa dist,src=0,dst=2,val=30
+		-numa dist,src=1,dst=2,val=15)
+	nvnode=,node=1
+	# QEMU would put every CPU in one socket, sharing a cache across
+	# nodes, which the kernel warns about (topology_sane()).
+	for i in "${!qemu[@]}"; do
+		[ "${qemu[$i]}" != -smp ] || qemu[i + 1]="$smp,sockets=$smp,cores=1,threads=1"
+	done
+fi
 
 if [ "$ndimms" -gt 0 ]; then
 	vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm}
@@ -195,11 +230,11 @@ if [ "$ndimms" -gt 0 ]; then
 			-device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
 	}
 	for ((i = 0; i < nvdimms; i++)); do
-		add_nvdimm "$i" $((nvmib * 1024))
+		add_nvdimm "$i" $((nvmib * 1024)) "${nvnode#,}"
 	done
 	# QEMU carves the label area out of the end of the backend.
 	if [ -n "$labelsize" ]; then
-		add_nvdimm -label $(($(mib "$labelsize") * 1024 + 128)) label-size=128K
+		add_nvdimm -label $(($(mib "$labelsize") * 1024 + 128)) "label-size=128K$nvnode"
 	fi
 fi
 
@@ -211,6 +246,7 @@ fi
 if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
 qemu+=(-append "$cmdline")
 what="$nvdimms x $nvsize NVDIMM${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
+[ "$numa" = 0 ] || what+=", 3 NUMA nodes (NVDIMMs on node 1, node 2 memory-only)"
 
 if [ "$shell" = 1 ]; then
 	qemu+=(-serial mon:stdio)

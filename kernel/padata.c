@@ -41,6 +41,7 @@ struct padata_mt_job_state {
 	struct padata_mt_job	*job;
 	int			nworks;
 	int			nworks_fini;
+	int			nworks_ran;
 	unsigned long		chunk_size;
 };
 
@@ -398,7 +399,7 @@ static void padata_mt_helper(struct work_struct *w)
 	struct padata_work *pw = container_of(w, struct padata_work, pw_work);
 	struct padata_mt_job_state *ps = pw->pw_data;
 	struct padata_mt_job *job = ps->job;
-	bool done;
+	bool done, ran = false;
 
 	spin_lock(&ps->lock);
 
@@ -413,12 +414,14 @@ static void padata_mt_helper(struct work_struct *w)
 
 		job->start = end;
 		job->size -= size;
+		ran = true;
 
 		spin_unlock(&ps->lock);
 		job->thread_fn(start, end, job->fn_arg);
 		spin_lock(&ps->lock);
 	}
 
+	ps->nworks_ran += ran;
 	++ps->nworks_fini;
 	done = (ps->nworks_fini == ps->nworks);
 	spin_unlock(&ps->lock);
@@ -438,9 +441,16 @@ static void padata_mt_helper(struct work_struct *w)
  * the pool runs short, the job runs with fewer helpers, down to none: the
  * calling thread alone.
  *
+ * After boot the caller decides, through @job->max_threads, how many CPUs
+ * the job may occupy on behalf of the task it runs for: the helpers are
+ * unbound workqueue workers at normal priority, and their CPU time is not
+ * accounted to that task or its cgroup.
+ *
  * Context: Process context; sleeps until every helper has finished.
- * Return: The number of threads that ran the job, the caller's included:
- * 1 when the caller ran it alone, 0 when @job->size is 0.
+ * Return: The number of threads that ran at least one chunk of the job, the
+ * caller's included: 1 when the caller ran it alone, 0 when @job->size is 0.
+ * A helper that started after the others had taken every chunk is not
+ * counted.
  */
 int padata_do_multithreaded(struct padata_mt_job *job)
 {
@@ -451,6 +461,8 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 	LIST_HEAD(works);
 	int nworks, nid;
 	static atomic_t last_used_nid;
+
+	might_sleep();
 
 	if (job->size == 0)
 		return 0;
@@ -470,6 +482,7 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 	ps.job	       = job;
 	ps.nworks      = padata_work_alloc_mt(nworks, &ps, &works);
 	ps.nworks_fini = 0;
+	ps.nworks_ran  = 0;
 
 	/*
 	 * Chunk size is the amount of work a helper does per call to the
@@ -492,7 +505,7 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 				nid = next_node_in(old_node, node_states[N_CPU]);
 			} while (!atomic_try_cmpxchg(&last_used_nid, &old_node, nid));
 			queue_work_node(nid, system_dfl_wq, &pw->pw_work);
-		} else if (job->nid != NUMA_NO_NODE) {
+		} else if (job->use_nid) {
 			queue_work_node(job->nid, system_dfl_wq, &pw->pw_work);
 		} else {
 			queue_work(system_dfl_wq, &pw->pw_work);
@@ -508,7 +521,7 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 	destroy_work_on_stack(&my_work.pw_work);
 	padata_works_free(&works);
 
-	return ps.nworks;
+	return ps.nworks_ran;
 }
 
 /* Initialize all percpu queues used by serial workers */

@@ -34,7 +34,7 @@
 #include <linux/hugetlb.h>
 #include <linux/page_ref.h>
 #include <linux/unroll.h>
-#include <linux/debugfs.h>
+#include <linux/sched/isolation.h>
 #include "internal.h"
 #include "mm_init.h"
 #include "page_alloc.h"
@@ -1201,6 +1201,59 @@ struct zone_device_memmap_job {
 };
 
 /*
+ * CONFIG_DEBUG_VM: rebuild the last page that the template wrote in
+ * [@start_pfn, @end_pfn) through the slow path and compare.  A field that
+ * the template copy misses, or one that a later change makes PFN-dependent,
+ * then fails here, loudly, on debug kernels instead of wherever the page is
+ * used.  The slow path's result is kept.
+ */
+static void zone_device_memmap_check_template(unsigned long start_pfn,
+					      unsigned long end_pfn,
+					      const struct zone_device_memmap_job *job)
+{
+	unsigned long nr = job->pfns_per_compound, pfn, head_pfn = 0;
+	struct page *page, *head = NULL;
+	struct page copy;
+
+	if (nr == 1) {
+		/* The first page of the range seeded the template. */
+		if (end_pfn - start_pfn < 2)
+			return;
+		pfn = end_pfn - 1;
+	} else {
+		/*
+		 * The last tail of the last compound page, unless it is one
+		 * of the first tails, which prep_compound_head() writes.
+		 */
+		head_pfn = end_pfn - nr;
+		nr = compound_nr_pages(head_pfn, job->altmap, job->pgmap);
+		if (nr <= 4)
+			return;
+		head = pfn_to_page(head_pfn);
+		pfn = head_pfn + nr - 1;
+	}
+
+	page = pfn_to_page(pfn);
+	copy = *page;
+	zone_device_page_init_slow(page, pfn, job->zone_idx, job->nid,
+				   job->pgmap);
+	if (head) {
+		prep_compound_tail(page, head, job->pgmap->vmemmap_shift);
+		set_page_count(page, 0);
+	}
+	if (!memcmp(&copy, page, sizeof(copy)))
+		return;
+
+	pr_err("ZONE_DEVICE template copy of pfn %#lx differs from the slow path\n",
+	       pfn);
+	print_hex_dump(KERN_ERR, "template: ", DUMP_PREFIX_OFFSET, 16,
+		       sizeof(unsigned long), &copy, sizeof(copy), false);
+	print_hex_dump(KERN_ERR, "slow path: ", DUMP_PREFIX_OFFSET, 16,
+		       sizeof(unsigned long), page, sizeof(*page), false);
+	VM_WARN_ON_ONCE(1);
+}
+
+/*
  * Initialize the struct pages of [@start_pfn, @end_pfn), which starts and
  * ends at compound page boundaries: the whole range, or one chunk of it
  * when several threads share the work.  A chunk depends on no other: it
@@ -1264,68 +1317,81 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 	 */
 	if (streaming)
 		memcpy_nontemporal_drain();
+
+	if (IS_ENABLED(CONFIG_DEBUG_VM) && use_template)
+		zone_device_memmap_check_template(start_pfn, end_pfn, job);
 }
 
 /*
  * Multithreaded init.  One CPU writes struct pages about as fast as it can
  * store to memory, so a large range is split into chunks that padata hands
- * to threads on the CPUs of the range's node.  Chunks are multiples of a
- * compound page and, unless a smaller chunk is asked for below, of a memory
- * section, and at least two sections long: a range of less than two
- * chunks stays on the calling thread.  Waking a helper costs about as
- * much as writing a section's struct pages (see the changelog).
- *
- * Debugging aids, in debugfs under memmap_init_zone_device/, read at the
- * start of each call (not an ABI):
- *   max_threads      at most this many threads; 0 (the default): one per
- *                    online CPU of the node
- *   min_chunk_pages  the smallest chunk, in pages (default: two sections);
- *                    rounded up to the compound page size
+ * to threads near the range's memory.  Chunks are multiples of a compound
+ * page and of a memory section, and at least two sections long: a range of
+ * less than two chunks stays on the calling thread.  Waking a helper costs
+ * about as much as writing a section's struct pages (see the changelog).
  */
 #define ZONE_DEVICE_MEMMAP_MIN_CHUNK	(2 * PAGES_PER_SECTION)
 
-static unsigned int zone_device_memmap_max_threads;
-static unsigned long zone_device_memmap_min_chunk = ZONE_DEVICE_MEMMAP_MIN_CHUNK;
-
-static int __init zone_device_memmap_debugfs_init(void)
+/*
+ * How many threads may initialize a range on node *@nid, the caller's
+ * included, and on which node's CPUs: *@nid, or the nearest node with CPUs
+ * when it has none (pmem and CXL memory often sit on such a node).
+ *
+ * The helpers are unbound workqueue workers whose CPU time is not charged
+ * to the caller, so the caller's own limits decide how many CPUs the init
+ * may occupy: no more than the CPUs it may run on (its cpuset and
+ * affinity), none beyond itself when it asked to be background work (a
+ * positive nice value), and only housekeeping CPUs of the node, not those
+ * isolcpus= or nohz_full= set apart.
+ */
+static int zone_device_memmap_threads(int *nid)
 {
-	struct dentry *dir = debugfs_create_dir("memmap_init_zone_device", NULL);
+	int cpu, allowed, threads = 0;
 
-	debugfs_create_u32("max_threads", 0600, dir,
-			   &zone_device_memmap_max_threads);
-	debugfs_create_ulong("min_chunk_pages", 0600, dir,
-			     &zone_device_memmap_min_chunk);
-	return 0;
+	if (!node_state(*nid, N_CPU)) {
+		int near = numa_nearest_node(*nid, N_CPU);
+
+		if (near == NUMA_NO_NODE)
+			return 1;
+		*nid = near;
+	}
+
+	if (task_nice(current) > 0)
+		return 1;
+
+	for_each_cpu_and(cpu, cpumask_of_node(*nid), cpu_online_mask)
+		if (housekeeping_cpu(cpu, HK_TYPE_DOMAIN) &&
+		    housekeeping_cpu(cpu, HK_TYPE_WQ))
+			threads++;
+
+	allowed = cpumask_weight_and(current->cpus_ptr, cpu_online_mask);
+	return max(min(threads, allowed), 1);
 }
-late_initcall(zone_device_memmap_debugfs_init);
 
 /*
- * Split [@start_pfn, @start_pfn + @nr_pages) over the CPUs of node @nid and
- * initialize it.  Return the number of threads that did.
+ * Split [@start_pfn, @start_pfn + @nr_pages) over the CPUs that
+ * zone_device_memmap_threads() allows and initialize it.  Return the number
+ * of threads that did, and in *@nid the node whose CPUs ran the helpers.
  */
 static int zone_device_memmap_init(unsigned long start_pfn,
-				   unsigned long nr_pages, int nid,
+				   unsigned long nr_pages, int *nid,
 				   struct zone_device_memmap_job *job)
 {
-	unsigned int max_threads = READ_ONCE(zone_device_memmap_max_threads);
-	unsigned long min_chunk = READ_ONCE(zone_device_memmap_min_chunk);
+	unsigned long align = max_t(unsigned long, job->pfns_per_compound,
+				    PAGES_PER_SECTION);
 	struct padata_mt_job mt_job = {
 		.thread_fn   = zone_device_memmap_init_range,
 		.fn_arg      = job,
 		.start       = start_pfn,
 		.size        = nr_pages,
+		.align       = align,
+		.min_chunk   = roundup(ZONE_DEVICE_MEMMAP_MIN_CHUNK, align),
 		.numa_aware  = false,
+		.use_nid     = true,
 	};
-	int cpus;
 
-	/* Run on the node's CPUs, or the caller's node's if it has none. */
-	cpus = cpumask_weight_and(cpumask_of_node(nid), cpu_online_mask);
-	if (!cpus) {
-		nid = numa_node_id();
-		cpus = cpumask_weight_and(cpumask_of_node(nid), cpu_online_mask);
-	}
-	if (!max_threads || max_threads > cpus)
-		max_threads = max(cpus, 1);
+	mt_job.max_threads = zone_device_memmap_threads(nid);
+	mt_job.nid = *nid;
 
 	/*
 	 * Chunk boundaries fall on multiples of the chunk size, so a range
@@ -1333,16 +1399,7 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 	 * could have a compound page split between two threads.
 	 */
 	if (!IS_ALIGNED(start_pfn, job->pfns_per_compound))
-		max_threads = 1;
-
-	/* Sections, unless a smaller chunk is asked for: see above. */
-	min_chunk = max(min_chunk, 1UL);
-	mt_job.align = max_t(unsigned long, job->pfns_per_compound,
-			     min(PAGES_PER_SECTION,
-				 rounddown_pow_of_two(min_chunk)));
-	mt_job.min_chunk = roundup(min_chunk, mt_job.align);
-	mt_job.max_threads = max_threads;
-	mt_job.nid = nid;
+		mt_job.max_threads = 1;
 
 	return padata_do_multithreaded(&mt_job);
 }
@@ -1360,6 +1417,7 @@ void __ref memmap_init_zone_device(struct zone *zone,
 	enum memmap_init_backend backend;
 	struct zone_device_memmap_job job;
 	bool use_template, streaming;
+	int nid = pgdat->node_id;
 	int threads = 0;
 	u64 duration;
 
@@ -1392,8 +1450,7 @@ void __ref memmap_init_zone_device(struct zone *zone,
 		.use_template      = use_template,
 		.streaming         = streaming,
 	};
-	threads = zone_device_memmap_init(start_pfn, nr_pages, pgdat->node_id,
-					  &job);
+	threads = zone_device_memmap_init(start_pfn, nr_pages, &nid, &job);
 
 	/*
 	 * Pageblock init writes the section's pageblock bitmap, not the
@@ -1407,11 +1464,11 @@ out:
 	backend = streaming ? MEMMAP_INIT_TEMPLATE_STREAMING :
 		  use_template ? MEMMAP_INIT_TEMPLATE : MEMMAP_INIT_SLOW;
 	trace_memmap_init_zone_device(start_pfn, nr_pages, pgmap->type,
-				      altmap, backend, threads, duration);
-	pr_debug("%s initialised %lu pages in %llums (%s) on %d thread(s)\n",
+				      altmap, backend, threads, nid, duration);
+	pr_debug("%s initialised %lu pages in %llums (%s) on %d thread(s) of node %d\n",
 		 __func__, nr_pages, div_u64(duration, NSEC_PER_MSEC),
 		 streaming ? "template+streaming" :
-		 use_template ? "template" : "slow", threads);
+		 use_template ? "template" : "slow", threads, nid);
 }
 #endif
 
@@ -2375,7 +2432,6 @@ static int __init deferred_init_memmap(void *data)
 		.min_chunk   = PAGES_PER_SECTION,
 		.max_threads = max_threads,
 		.numa_aware  = false,
-		.nid         = NUMA_NO_NODE,
 	};
 
 	padata_do_multithreaded(&job);

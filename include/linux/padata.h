@@ -134,8 +134,10 @@ struct padata_shell {
  * @max_threads: Max threads to use for the job, actual number may be less
  *               depending on task size and minimum chunk size.
  * @numa_aware: Distribute jobs to different nodes with CPU in a round robin fashion.
- * @nid: Unless @numa_aware, run the helper threads on the CPUs of this node,
- *       or anywhere if NUMA_NO_NODE.  Zero is node 0: set it explicitly.
+ * @use_nid: Unless @numa_aware, queue the helper threads on the CPUs of
+ *           @nid.  False, as in a zero-initialized job, leaves the choice
+ *           of CPUs to the workqueue.
+ * @nid: The node for @use_nid.
  */
 struct padata_mt_job {
 	void (*thread_fn)(unsigned long start, unsigned long end, void *arg);
@@ -146,6 +148,7 @@ struct padata_mt_job {
 	unsigned long		min_chunk;
 	int			max_threads;
 	bool			numa_aware;
+	bool			use_nid;
 	int			nid;
 };
 

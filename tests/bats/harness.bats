@@ -328,6 +328,30 @@ a b" ]
 	[[ "$stderr" == *cached* ]]
 }
 
+@test "vm.sh --numa: three nodes, a memory-only one, NVDIMMs on node 1, a socket per CPU" {
+	mkdir -p "$T/build/arch/x86/boot"
+	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
+	: >"$T/initrd"
+	export MZ_VM_DIR=$T/vm
+	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --numa --smp 4 --mem 2G \
+		--nvdimm-size 1G --label-nvdimm 1G "$T/build" "$T/initrd" true
+	for a in " -smp 4,sockets=4,cores=1,threads=1 " \
+		" -numa node,nodeid=0,cpus=0,memdev=ram0 " " -numa node,nodeid=1,cpus=1-3,memdev=ram1 " \
+		" -numa node,nodeid=2,memdev=ram2 " " -object memory-backend-ram,id=ram2,size=256M " \
+		" -numa dist,src=1,dst=2,val=15 " " -device nvdimm,id=nv0,memdev=mem0,node=1 " \
+		" -device nvdimm,id=nv-label,memdev=mem-label,label-size=128K,node=1 "; do
+		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }
+	done
+	# The node RAM adds up to the guest's.
+	[[ "$output" == *"id=ram0,size=1024M "*"id=ram1,size=768M "* ]]
+	# Without --numa: no node, no socket layout.
+	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	[[ "$output" != *"-numa"* ]] && [[ "$output" == *" -smp 2 "* ]]
+	run -2 "$H/vm.sh" --accel tcg --numa --smp 1 "$T/build" "$T/initrd" true
+	[[ "$output" == *"--numa needs --smp 2 or more and --mem 1G or more"* ]]
+	run -2 "$H/vm.sh" --accel tcg --numa --mem 512M "$T/build" "$T/initrd" true
+}
+
 @test "vm.sh: without --accel, MZ_ACCEL settles it once (auto: the probe's answer)" {
 	mkdir -p "$T/build/arch/x86/boot" "$MZ_CACHE/accel-probe"
 	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"

@@ -91,7 +91,7 @@ EOF2
 	run -1 "$H/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
 	run -1 "$H/matrix.sh" --params none,safer
-	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe)"* ]]
+	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa)"* ]]
 	run -1 "$H/matrix.sh" --boot-timeout 0
 	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
 	run -2 "$H/matrix.sh" --append
@@ -246,7 +246,7 @@ EOF2
 	[[ "$output" == *"2 cells, 1 failed"* ]]
 }
 
-@test "matrix.sh: the no-parameter cell runs every group, the others controls and backend; --full every group" {
+@test "matrix.sh: the no-parameter cell runs every group, the others controls and backend, numa threads; --full every group" {
 	need_vm
 	L=$BATS_TEST_TMPDIR/logs
 	run matrix --guest-test fake-kselftest --variants stream-off:none+off \
@@ -262,6 +262,13 @@ EOF2
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
 	grep -qx '# fake-kselftest: arguments: memmap_init devs' "$L/stream-off.off.out"
+	# The numa cell: the threads group on a NUMA guest with isolcpus=.
+	run matrix --guest-test fake-kselftest --variants stream-off:numa \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-off.numa.out"
+	head -n 1 "$L/stream-off.numa.log" | grep -q -- ' -smp 4,sockets=4,cores=1,threads=1 .* -numa node,nodeid=2,memdev=ram2 '
+	grep -q 'Command line: .* isolcpus=3' "$L/stream-off.numa.log"
 }
 
 @test "matrix.sh: a guest that stalls at boot is booted once more; the failed cell says how to rerun it" {

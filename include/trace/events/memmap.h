@@ -24,15 +24,16 @@ TRACE_DEFINE_ENUM(MEMMAP_INIT_TEMPLATE_STREAMING);
 /*
  * One event per memmap_init_zone_device() call, including calls that find
  * no page to initialize: which struct pages were initialized, for what
- * kind of pgmap, how, on how many threads (0 when there was no page), and
- * how long it took.
+ * kind of pgmap, how, on how many threads (0 when there was no page) near
+ * which node (the pgmap's, or the nearest one with CPUs), and how long it
+ * took.
  */
 TRACE_EVENT(memmap_init_zone_device,
 	    TP_PROTO(unsigned long start_pfn, unsigned long nr_pages,
 		     enum memory_type type, bool altmap,
-		     enum memmap_init_backend backend, int threads,
+		     enum memmap_init_backend backend, int threads, int nid,
 		     u64 duration_ns),
-	    TP_ARGS(start_pfn, nr_pages, type, altmap, backend, threads,
+	    TP_ARGS(start_pfn, nr_pages, type, altmap, backend, threads, nid,
 		    duration_ns),
 	    TP_STRUCT__entry(__field(unsigned long, start_pfn)
 			     __field(unsigned long, nr_pages)
@@ -40,6 +41,7 @@ TRACE_EVENT(memmap_init_zone_device,
 			     __field(bool, altmap)
 			     __field(int, backend)
 			     __field(int, threads)
+			     __field(int, nid)
 			     __field(u64, duration_ns)),
 	    TP_fast_assign(__entry->start_pfn = start_pfn;
 			   __entry->nr_pages = nr_pages;
@@ -47,8 +49,9 @@ TRACE_EVENT(memmap_init_zone_device,
 			   __entry->altmap = altmap;
 			   __entry->backend = backend;
 			   __entry->threads = threads;
+			   __entry->nid = nid;
 			   __entry->duration_ns = duration_ns;),
-	    TP_printk("start_pfn=0x%lx nr_pages=%lu type=%s altmap=%d backend=%s duration_ns=%llu threads=%d",
+	    TP_printk("start_pfn=0x%lx nr_pages=%lu type=%s altmap=%d backend=%s duration_ns=%llu threads=%d nid=%d",
 		      __entry->start_pfn, __entry->nr_pages,
 		      __print_symbolic(__entry->type,
 				       { MEMORY_DEVICE_PRIVATE, "private" },
@@ -62,7 +65,7 @@ TRACE_EVENT(memmap_init_zone_device,
 				       { MEMMAP_INIT_TEMPLATE, "template" },
 				       { MEMMAP_INIT_TEMPLATE_STREAMING,
 					 "template+streaming" }),
-		      __entry->duration_ns, __entry->threads)
+		      __entry->duration_ns, __entry->threads, __entry->nid)
 );
 
 #endif /* CONFIG_ZONE_DEVICE */

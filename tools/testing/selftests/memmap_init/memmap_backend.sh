@@ -13,29 +13,28 @@
 #   device-private (test_hmm)
 #     module parameter default, on, off; then with page_ref_set enabled
 #
-# and one more bind with the debugfs knob max_threads set to 1 (request
-# on, or default without CONFIG_MEMMAP_STREAMING): it must use its
-# request's backend with every event reporting threads=1.
+# and one more bind with every CPU but the first offline (request on, or
+# default without CONFIG_MEMMAP_STREAMING; mi_limited online=): it must
+# use its request's backend with every event reporting threads=1.
 #
 # Over those binds of each memory type, three more results: the pr_debug
 # line of each bind (enabled with dynamic debug) names the pages, the
-# backend and the threads its trace event reports; each event's
+# backend, the threads and the node its trace event reports; each event's
 # duration_ns is no longer than the enable or module load that contains it
 # and at least an eighth of a nanosecond per page (no CPU writes a struct
 # page that fast, even counting only the heads and unshared tails of
 # compound pages, or on several threads; a duration in the wrong unit is
-# off by a factor of 1000); and each event's threads (the first bind's
-# too) is what max_threads, min_chunk_pages and the online CPUs allow
-# (mi_threads_expected in memmap_lib.sh).  With the knobs at their
-# defaults, which the test sets for all the other binds (max_threads 0,
-# min_chunk_pages two sections, 65536 pages on x86-64), that is 0 for a call
-# without pages; 1 for a range of less than two chunks, one not starting
-# at a compound page boundary, or a machine with one online CPU per node;
-# otherwise from 2 up to the node's online CPUs and no more than the
-# range's chunks.  Two threads must run whenever they can: the work pool
-# padata takes its helpers from is idle while the test runs.  On a kernel
-# without the knobs (no debugfs) the other binds are checked against the
-# defaults and the max_threads=1 bind is skipped.
+# off by a factor of 1000); and each event's threads and nid (the first
+# bind's too) are what the binding task's limits, the node's housekeeping
+# CPUs and the range allow (mi_threads_expected in memmap_lib.sh): 0
+# threads for a call without pages; 1 for a range of less than two chunks
+# (two sections, 65536 pages on x86-64, or the compound page if larger),
+# one not starting at a compound page boundary, one CPU online, or a node
+# with one housekeeping CPU; otherwise 1 up to
+# the smallest of those limits (a helper that found every chunk taken is
+# not counted); and the node of the namespace's memory, or the nearest
+# node with CPUs when it has none (not checked for device-private memory,
+# whose node is that of the CPU that loads test_hmm).
 
 # shellcheck disable=SC2317 # run indirectly: BIND, ns_type, ns_names
 # shellcheck source=memmap_lib.sh
@@ -49,9 +48,7 @@ mi_devices
 streaming=1
 mi_config MEMMAP_STREAMING || streaming=0
 
-have_threads=1
-mi_threads_init || have_threads=0
-
+mi_cpus_init
 have_prdebug=1
 mi_prdebug_on || have_prdebug=0
 
@@ -59,32 +56,29 @@ ktap_print_header
 ktap_set_plan $((${#MI_NS_TYPES[@]} * (${#MI_REQUESTS[@]} + 6) + ${#MI_REQUESTS[@]} + 5))
 read -r policy source < <(mi_expected_policy)
 ktap_print_msg "policy $policy ($source)"
-if [ "$have_threads" = 0 ]; then
-	ktap_print_msg "$MI_THREADS_WHY: checking threads against the kernel's defaults"
-elif ! mi_threads_default; then
-	ktap_print_msg "cannot set the knobs' defaults: $MI_THREADS_WHY"
-fi
-ktap_print_msg "max_threads $(mi_threads_get max_threads)," \
-	"min_chunk_pages $(mi_threads_get min_chunk_pages), $MI_CPUS online CPU(s)," \
-	"$MI_NODE_CPUS_MIN to $MI_NODE_CPUS_MAX a node"
+ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
+	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
+# The single-threaded binds run on the first online CPU.
+ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 
 # The results of one memory type, for those that cannot run.
-THREADS1_DESC="max_threads=1: the bind uses its request's backend, every event threads=1"
+THREADS1_DESC="bound with one CPU online: its request's backend, every event threads=1"
 REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled"
 	"$THREADS1_DESC")
-PRDEBUG_DESC="every bind: the pr_debug line names the pages, backend and threads of its trace event"
+PRDEBUG_DESC="every bind: the pr_debug line names the pages, backend, threads and node of its event"
 DURATION_DESC="every bind: duration_ns is at least nr_pages/8 and within the enable or load"
-THREADS_DESC="every bind: threads is what max_threads, min_chunk_pages and the online CPUs allow"
+THREADS_DESC="every bind: threads and nid are what the task, the node's CPUs and the range allow"
 REQ_LABELS+=("$PRDEBUG_DESC" "$DURATION_DESC" "$THREADS_DESC")
 NS_FIRST="first bind, by create-namespace -f -e"
 
 # What the binds of one memory type got wrong, for the last three results,
-# and the pages of its compound pages.
+# the pages of its compound pages and the node of its memory.
 prdebug_bad=
 duration_bad=
 threads_bad=
 nbinds=0
 compound=1
+node=-
 
 # check NAME REQUEST TYPE ALTMAP COUNT BIND...: run BIND (which binds with
 # REQUEST), then check the events it caused.
@@ -105,26 +99,27 @@ check() {
 	events=$(mi_trace_wait "${count#-}")
 	mi_check_events "$events" "$count" "$type" "$altmap" "$want"
 	mi_result "$desc" $?
-	bind_details "$req" "$events" "$(mi_prdebug_lines "bind $name $req")"
+	bind_details "$req" "$events" "$(mi_prdebug_lines "bind $name $req")" ""
 }
 
-# bind_threads LABEL EVENTS: note the events of one bind whose threads
-# the knobs and the online CPUs do not allow.
+# bind_threads LABEL EVENTS LIMIT: note the events of one bind, by a task
+# under LIMIT (mi_limited), whose threads or node mi_threads_expected does
+# not allow.
 bind_threads() {
 	local bad
-	bad=$(mi_threads_check "$2" "$compound")
+	bad=$(mi_threads_check "$2" "$compound" "$node" "$3")
 	[ -z "$bad" ] || threads_bad+=" $1:$bad"
 }
 
-# bind_details REQUEST EVENTS PRDEBUG: note what the pr_debug lines, the
-# durations and the threads of one bind got wrong.
+# bind_details REQUEST EVENTS PRDEBUG LIMIT: note what the pr_debug lines,
+# the durations and the threads of one bind got wrong.
 bind_details() {
 	local req=$1 events=$2 prdebug=$3 traced e d n
 	nbinds=$((nbinds + 1))
-	bind_threads "request $req" "$events"
+	bind_threads "request $req" "$events" "$4"
 	traced=$(while IFS= read -r e; do
 			[ -z "$e" ] || echo "$(mi_field "$e" nr_pages) $(mi_field "$e" backend)" \
-				"$(mi_field "$e" threads)"
+				"$(mi_field "$e" threads) $(mi_field "$e" nid)"
 		done <<<"$events" | sort)
 	if [ "$prdebug" != "$traced" ]; then
 		prdebug_bad+=" request $req: pr_debug '${prdebug//$'\n'/, }',"
@@ -186,26 +181,18 @@ pageref() {
 	mi_pageref_off
 }
 
-# one_thread NAME TYPE ALTMAP COUNT BIND...: with max_threads=1 the bind
-# (request on, or default without the streaming backend) uses the backend
-# its request gives, on one thread.
+# one_thread NAME TYPE ALTMAP COUNT BIND...: bound while every CPU but the
+# first is offline, the bind (request on, or default without the
+# streaming backend) uses the backend its request gives, on one thread.
 one_thread() {
 	local name=$1 type=$2 altmap=$3 count=$4 req=on desc="$1, $THREADS1_DESC"
-	local mark="max_threads=1 bind of $1" want events e why="" ok=0
+	local mark="one-CPU bind of $1" want events e why="" ok=0
 	shift 4
 	[ "$streaming" = 1 ] || req=default
-	if [ "$have_threads" = 0 ]; then
-		mi_skip "$desc" "$MI_THREADS_WHY"
-		return
-	fi
-	if ! mi_threads_set max_threads 1; then
-		mi_result "$desc" 1 "$MI_THREADS_WHY"
-		return
-	fi
 	want=$(mi_expected_backend "$req" "$altmap")
-	ktap_print_msg "$desc: request $req, backend $want"
+	ktap_print_msg "$desc: request $req, backend $want, CPU $ONE_CPU"
 	mi_kmsg_mark "$mark"
-	if "$@" "$req"; then
+	if mi_limited "online=$ONE_CPU" "$@" "$req"; then
 		events=$(mi_trace_wait "${count#-}")
 		mi_check_events "$events" "$count" "$type" "$altmap" "$want" || ok=1
 		while IFS= read -r e; do
@@ -215,12 +202,12 @@ one_thread() {
 			why+=" for $(mi_field "$e" nr_pages) pages;"
 			ok=1
 		done <<<"$events"
-		bind_details "$req, max_threads=1" "$events" "$(mi_prdebug_lines "$mark")"
+		bind_details "$req, one CPU" "$events" "$(mi_prdebug_lines "$mark")" \
+			"online=$ONE_CPU"
 	else
 		why="binding failed"
 		ok=1
 	fi
-	mi_threads_set max_threads 0 || { why+=" $MI_THREADS_WHY"; ok=1; }
 	mi_result "$desc" $ok "$why"
 }
 
@@ -239,7 +226,7 @@ ns_type() {
 	events=$(mi_trace_wait 1)
 	mi_check_events "$events" -1 "$type" "$altmap" "$want"
 	mi_result "$name, $NS_FIRST (request $req): backend $want" $?
-	bind_threads "first bind" "$events"
+	bind_threads "first bind" "$events" ""
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" "$type" "$altmap" 1 mi_ns_rebind
 	done
@@ -257,6 +244,7 @@ if [ "$have_hmm" = 0 ]; then
 	done
 else
 	compound=1
+	node=-
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" private 0 -1 mi_hmm_load
 	done

@@ -43,13 +43,12 @@
 # lives in an altmap, off: template).
 #
 # The trace event and the pr_debug line also report how many threads ran
-# the init (threads=T, "on T thread(s)"): memmap_init_zone_device() splits
-# a large range into chunks that padata hands to threads on the CPUs of the
-# range's node, steered by two debugfs knobs (a debugging aid, read at the
-# start of each call; mi_cleanup restores them once a test wrote them):
-#   /sys/kernel/debug/memmap_init_zone_device/max_threads
-#   /sys/kernel/debug/memmap_init_zone_device/min_chunk_pages
-# (see mi_threads_expected for what they allow).
+# the init (threads=T, "on T thread(s)") and the node whose CPUs ran the
+# helpers (nid=N): memmap_init_zone_device() splits a large range into
+# chunks that padata hands to threads on the CPUs of the range's node, or
+# of the nearest node with CPUs.  No knob steers it; the binding task's
+# limits do: its allowed CPUs, its nice value, and the node's housekeeping
+# CPUs (mi_threads_expected; mi_limited runs a bind under such a limit).
 
 MI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../kselftest/ktap_helpers.sh
@@ -95,23 +94,13 @@ MI_BIND_NS=0
 MI_DYNDBG=
 
 # Multithreaded init.  x86-64 has 4 KiB pages and 128 MiB sections
-# (PAGES_PER_SECTION); min_chunk_pages' default is two sections (elsewhere
-# mi_threads_init takes it from min_chunk_pages as it finds it).
-MI_THREADS_DIR=/sys/kernel/debug/memmap_init_zone_device
+# (PAGES_PER_SECTION); chunks are at least two sections.
 MI_PAGE_SIZE=4096
 MI_SECTION_PAGES=32768
-MI_DEFAULT_CHUNK=$((2 * MI_SECTION_PAGES))
-# A min_chunk_pages that lets every range the tests bind split into about
-# four chunks per thread, on boundaries that are not sections: with 4 KiB
-# pages, one 2 MiB compound page.
-MI_MANY_CHUNKS=512
-# The knobs' values when the test started (restored on exit), whether the
-# test wrote them, and the online CPUs (mi_cpus_init).
-declare -A MI_THREADS_SAVED=()
-MI_THREADS_CHANGED=0
+# The online CPUs and, per node, its online CPUs and its online
+# housekeeping CPUs (mi_cpus_init).
 MI_CPUS=
-MI_NODE_CPUS_MIN=
-MI_NODE_CPUS_MAX=
+declare -A MI_NODE_ONLINE=() MI_NODE_HK=()
 
 # ---------------------------------------------------------------- KTAP
 
@@ -171,7 +160,6 @@ mi_cleanup() {
 	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
 	[ -z "$MI_HMM_USED" ] || mi_hmm_unload
-	mi_threads_restore
 	mi_pageref_off
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
@@ -722,8 +710,9 @@ mi_devices() {
 }
 
 # mi_ns_types BODY NAMES: for each memory type of MI_NS_TYPES, set name,
-# opts, type, altmap, compound (the pages of its compound pages) and req
-# (the namespace's request, which create-namespace's own bind follows),
+# opts, type, altmap, compound (the pages of its compound pages), node
+# (the namespace's node, mi_ns_node) and req (the namespace's request,
+# which create-namespace's own bind follows),
 # reconfigure the namespace to that type and run BODY.  NAMES prints the
 # names of the tests BODY reports for the type in "name": they skip
 # without a namespace (have_ns=0, MI_NS_WHY) and fail when the namespace
@@ -739,6 +728,7 @@ mi_ns_types() {
 			continue
 		fi
 		compound=$(mi_compound_pages "$opts")
+		node=$(mi_ns_node)
 		req=$(mi_ns_request)
 		mi_trace_clear
 		# shellcheck disable=SC2086 # opts holds several options
@@ -796,127 +786,153 @@ mi_cpulist() {
 	done
 }
 
-# mi_cpus_init: MI_CPUS, the online CPUs, and MI_NODE_CPUS_MIN and
-# MI_NODE_CPUS_MAX, the fewest and the most online CPUs of a node that has
-# any (MI_CPUS both without NUMA).  The init runs on the CPUs of the
-# range's node, or of the calling CPU's node when the range's has none:
-# the tests cannot tell which, so they allow for either.
+# mi_nodes: the online nodes, one a line (0 without NUMA).
+mi_nodes() {
+	local n
+	if [ -r /sys/devices/system/node/online ]; then
+		mi_cpulist "$(cat /sys/devices/system/node/online)"
+	else
+		echo 0
+	fi
+}
+
+# mi_cpus_init: MI_CPUS, the online CPUs; MI_NODE_ONLINE[N], the online
+# CPUs of node N, and MI_NODE_HK[N], those of them that are housekeeping
+# CPUs, not set apart by isolcpus= (/sys/devices/system/cpu/isolated) or
+# nohz_full= (.../nohz_full).  Without NUMA, node 0 has every CPU.
 mi_cpus_init() {
-	local c n k
-	local -A online=()
+	local c n k h f
+	local -A online=() isolated=()
 	[ -z "$MI_CPUS" ] || return 0
 	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
 		online[$c]=1
 	done
+	for f in isolated nohz_full; do
+		for c in $(mi_cpulist "$(cat "/sys/devices/system/cpu/$f" 2>/dev/null)"); do
+			isolated[$c]=1
+		done
+	done
 	MI_CPUS=${#online[@]}
 	[ "$MI_CPUS" -gt 0 ] || MI_CPUS=$(nproc)
-	MI_NODE_CPUS_MIN=
-	MI_NODE_CPUS_MAX=
-	for n in /sys/devices/system/node/node[0-9]*; do
-		[ -r "$n/cpulist" ] || continue
-		k=0
-		for c in $(mi_cpulist "$(cat "$n/cpulist")"); do
-			[ -z "${online[$c]:-}" ] || k=$((k + 1))
-		done
-		[ "$k" -gt 0 ] || continue
-		if [ -z "$MI_NODE_CPUS_MIN" ] || [ "$k" -lt "$MI_NODE_CPUS_MIN" ]; then
-			MI_NODE_CPUS_MIN=$k
+	for n in $(mi_nodes); do
+		k=0 h=0
+		f=/sys/devices/system/node/node$n/cpulist
+		if [ -r "$f" ]; then
+			for c in $(mi_cpulist "$(cat "$f")"); do
+				[ -n "${online[$c]:-}" ] || continue
+				k=$((k + 1))
+				[ -n "${isolated[$c]:-}" ] || h=$((h + 1))
+			done
+		else
+			k=$MI_CPUS
+			h=$((MI_CPUS - ${#isolated[@]}))
 		fi
-		if [ -z "$MI_NODE_CPUS_MAX" ] || [ "$k" -gt "$MI_NODE_CPUS_MAX" ]; then
-			MI_NODE_CPUS_MAX=$k
-		fi
+		MI_NODE_ONLINE[$n]=$k
+		MI_NODE_HK[$n]=$h
 	done
-	: "${MI_NODE_CPUS_MIN:=$MI_CPUS}" "${MI_NODE_CPUS_MAX:=$MI_CPUS}"
 }
 
-# mi_threads_init: find the max_threads and min_chunk_pages knobs (mounting
-# debugfs if needed) and remember their values, which mi_cleanup restores
-# once a test wrote them.  False, with MI_THREADS_WHY set, without them.
-mi_threads_init() {
-	local k v
-	MI_THREADS_WHY=
+# mi_cpu_node NODE: the node whose CPUs run the helpers for memory of NODE:
+# NODE when it has an online CPU, else the nearest node that has one
+# (/sys/devices/system/node/nodeNODE/distance, the lowest node on a tie),
+# as numa_nearest_node() picks it; NODE itself when no distances are known.
+mi_cpu_node() {
+	local n=$1 best="" bestd="" d i=0
+	local -a nodes dists
 	mi_cpus_init
-	[ ${#MI_THREADS_SAVED[@]} -eq 0 ] || return 0
-	if ! mi_debugfs; then
-		MI_THREADS_WHY="no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS):"
-		MI_THREADS_WHY+=" no max_threads or min_chunk_pages knob"
-		return 1
+	if [ "${MI_NODE_ONLINE[$n]:-0}" -gt 0 ] ||
+		[ ! -r "/sys/devices/system/node/node$n/distance" ]; then
+		echo "$n"
+		return
 	fi
-	if [ ! -d "$MI_THREADS_DIR" ]; then
-		MI_THREADS_WHY="no $MI_THREADS_DIR (kernel without multithreaded memmap init)"
-		return 1
-	fi
-	for k in max_threads min_chunk_pages; do
-		v=$(cat "$MI_THREADS_DIR/$k" 2>/dev/null)
-		if ! [[ "$v" =~ ^[0-9]+$ ]]; then
-			MI_THREADS_WHY="$MI_THREADS_DIR/$k reads '$v'"
-			MI_THREADS_SAVED=()
-			return 1
+	mapfile -t nodes < <(mi_nodes)
+	read -r -a dists <"/sys/devices/system/node/node$n/distance"
+	for i in "${!nodes[@]}"; do
+		d=${dists[$i]:-}
+		[ -n "$d" ] || continue
+		[ "${MI_NODE_ONLINE[${nodes[$i]}]:-0}" -gt 0 ] || continue
+		if [ -z "$bestd" ] || [ "$d" -lt "$bestd" ]; then
+			best=${nodes[$i]} bestd=$d
 		fi
-		MI_THREADS_SAVED[$k]=$v
 	done
-	if [ "$(uname -m)" != x86_64 ]; then
-		MI_DEFAULT_CHUNK=${MI_THREADS_SAVED[min_chunk_pages]}
-		MI_SECTION_PAGES=$((MI_DEFAULT_CHUNK / 2))
-	fi
+	echo "${best:-$n}"
 }
 
-# mi_knob_write FILE VALUE: write VALUE (no newline) in one write(); prints
-# ok or the errno name.
-mi_knob_write() {
-	if [ -x "$MI_WRITE" ]; then
-		"$MI_WRITE" "$1" "$2"
-	elif printf %s "$2" 2>/dev/null >"$1"; then
-		echo ok
-	else
-		echo "write error"
-	fi
+# mi_ns_node: the node of the namespace's memory (its numa_node), or "-"
+# when the namespace has none (no NUMA: the binding CPU's node is used).
+mi_ns_node() {
+	local n
+	n=$(cat "/sys/bus/nd/devices/$MI_NS/numa_node" 2>/dev/null)
+	if [[ "$n" =~ ^[0-9]+$ ]]; then echo "$n"; else echo -; fi
 }
 
-# mi_threads_set KNOB VALUE: set max_threads or min_chunk_pages to the
-# decimal VALUE.  False, with MI_THREADS_WHY set, when there are no knobs,
-# the write fails or the knob does not read VALUE back.
-mi_threads_set() {
-	local f=$MI_THREADS_DIR/$1 out got
-	[ ${#MI_THREADS_SAVED[@]} -gt 0 ] || return 1
-	MI_THREADS_CHANGED=1
-	out=$(mi_knob_write "$f" "$2")
-	got=$(cat "$f" 2>/dev/null)
-	if [ "$out" != ok ] || [ "$got" != "$2" ]; then
-		MI_THREADS_WHY="writing '$2' to $f gave $out, it reads '$got'"
-		return 1
-	fi
+# mi_limited LIMIT CMD...: run CMD, a command or a function of this shell,
+# with this shell, and so every process CMD starts, held to LIMIT, then
+# lift it.  LIMIT is cpu=LIST (allowed only on the CPUs of LIST, as taskset
+# or a cpuset would), nice=N (nice value N, as nice would), online=LIST
+# (every other housekeeping CPU offline while CMD runs: for binds that do
+# not run in the task that asks for them, as pmem namespaces bind in
+# libnvdimm's worker; CPUs set apart by isolcpus= or nohz_full= stay, the
+# kernel does not count them) or "" (none).  Returns CMD's status; 1 when the limit cannot be set.
+mi_limited() {
+	local lim=$1 pid=$BASHPID rc=0 cpus nice c
+	local -a off=()
+	local -A keep=()
+	shift
+	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")
+	nice=$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f17)
+	case "$lim" in
+	'') ;;
+	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;
+	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
+	online=*)
+		for c in $(mi_cpulist "${lim#online=}") \
+			$(mi_cpulist "$(cat /sys/devices/system/cpu/isolated 2>/dev/null)") \
+			$(mi_cpulist "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)"); do
+			keep[$c]=1
+		done
+		for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online)"); do
+			[ -z "${keep[$c]:-}" ] || continue
+			if ! echo 0 2>/dev/null >"/sys/devices/system/cpu/cpu$c/online"; then
+				ktap_print_msg "cannot take CPU $c offline"
+				rc=1
+				break
+			fi
+			off+=("$c")
+		done ;;
+	*) return 1 ;;
+	esac
+	[ "$rc" -ne 0 ] || "$@" || rc=$?
+	case "$lim" in
+	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
+	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
+	online=*)
+		for c in ${off[@]+"${off[@]}"}; do
+			echo 1 >"/sys/devices/system/cpu/cpu$c/online" ||
+				ktap_print_msg "cannot bring CPU $c back online"
+		done ;;
+	esac
+	return "$rc"
 }
 
-# mi_threads_default: the kernel's defaults, max_threads 0 (one thread per
-# online CPU of the node) and min_chunk_pages two sections.
-mi_threads_default() {
-	mi_threads_set max_threads 0 &&
-		mi_threads_set min_chunk_pages "$MI_DEFAULT_CHUNK"
-}
-
-# mi_threads_restore: the values mi_threads_init found, if the test wrote
-# any (mi_cleanup).
-mi_threads_restore() {
-	local k
-	[ "$MI_THREADS_CHANGED" = 1 ] || return 0
-	for k in "${!MI_THREADS_SAVED[@]}"; do
-		mi_knob_write "$MI_THREADS_DIR/$k" "${MI_THREADS_SAVED[$k]}" >/dev/null
+# mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
+# started from this shell may run on, and its nice value: "CPUS NICE".
+mi_allowed() {
+	local lim=$1 list nice c n=0
+	local -A online=()
+	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
+	nice=$(sed 's/^.*) //' "/proc/$BASHPID/stat" | cut -d' ' -f17)
+	case "$lim" in
+	cpu=*|online=*) list=${lim#*=} ;;
+	nice=*) nice=${lim#nice=} ;;
+	esac
+	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
+		online[$c]=1
 	done
-	MI_THREADS_CHANGED=0
-}
-
-# mi_threads_get KNOB: the value of max_threads or min_chunk_pages; without
-# the knobs (no mi_threads_init), the kernel's default.
-mi_threads_get() {
-	local f=$MI_THREADS_DIR/$1
-	if [ ${#MI_THREADS_SAVED[@]} -gt 0 ] && [ -r "$f" ]; then
-		cat "$f"
-	elif [ "$1" = max_threads ]; then
-		echo 0
-	else
-		echo "$MI_DEFAULT_CHUNK"
-	fi
+	for c in $(mi_cpulist "$list"); do
+		[ -z "${online[$c]:-}" ] || n=$((n + 1))
+	done
+	echo "$n $nice"
 }
 
 # mi_compound_pages OPTIONS...: the pages of one compound page of a
@@ -939,97 +955,106 @@ mi_compound_pages() {
 	echo $((a / MI_PAGE_SIZE))
 }
 
-# mi_threads_chunk MIN_CHUNK_PAGES COMPOUND: "MIN_CHUNK ALIGN", what the
-# kernel makes of min_chunk_pages for compound pages of COMPOUND pages:
-# chunks start at multiples of ALIGN, the larger of COMPOUND and
-# min(section, MIN_CHUNK_PAGES rounded down to a power of two), and hold
-# at least MIN_CHUNK, MIN_CHUNK_PAGES (at least 1) rounded up to ALIGN.
+# mi_threads_chunk COMPOUND: "MIN_CHUNK ALIGN", the kernel's chunking for
+# compound pages of COMPOUND pages: chunk boundaries at multiples of ALIGN,
+# the larger of COMPOUND and a section, and chunks of at least MIN_CHUNK,
+# two sections rounded up to ALIGN.
 mi_threads_chunk() {
-	local k=$1 compound=$2 p=1 a
-	[ "$k" -ge 1 ] || k=1
-	while [ $((p * 2)) -le "$k" ]; do p=$((p * 2)); done
-	a=$p
-	[ "$a" -le "$MI_SECTION_PAGES" ] || a=$MI_SECTION_PAGES
-	[ "$a" -ge "$compound" ] || a=$compound
-	echo "$(((k + a - 1) / a * a)) $a"
+	local a=$MI_SECTION_PAGES
+	[ "$a" -ge "$1" ] || a=$1
+	echo "$(((2 * MI_SECTION_PAGES + a - 1) / a * a)) $a"
 }
 
-# mi_threads_expected NR_PAGES START_PFN COMPOUND: "LO HI WHY": the threads
-# a memmap init of that range (compound pages of COMPOUND pages) may report
-# under the knobs' current values, and why.  The kernel runs a call
-# without pages on no thread, and on one thread a range that does not
-# start at a compound page boundary or has less than two chunks of
-# MIN_CHUNK (mi_threads_chunk); otherwise on at most max_threads (0: no
-# limit) threads, one per online CPU of the node and one per chunk.
-# padata may give fewer threads when its pool of work items runs short,
-# which on an otherwise idle machine it does not: LO is 2 whenever every
-# node allows two.
+# mi_threads_expected NR_PAGES START_PFN COMPOUND NODE LIMIT: "LO HI NID
+# WHY": the threads a memmap init of that range (compound pages of
+# COMPOUND pages, memory of NODE, "-" for unknown) may report when the
+# binding task runs under LIMIT (mi_limited), the node it reports (NID,
+# "-" when it cannot be known here), and why.  No pages: no thread, and
+# the node is NODE.  Otherwise the node is mi_cpu_node NODE, and one
+# thread runs a range that does not start at a compound page, a binding
+# task with a positive nice value, or a range of less than two chunks
+# (mi_threads_chunk); else at most one thread per chunk, per online
+# housekeeping CPU of that node and per online CPU the binding task may
+# run on.  LO is 1 whenever HI allows more: a helper that starts after
+# the calling thread took every chunk does not count (padata), so only
+# tests that bind more than once can insist on two.
 mi_threads_expected() {
-	local nr=$1 start=$2 compound=$3 max chunk n lo hi
+	local nr=$1 start=$2 compound=$3 node=$4 lim=$5 chunk n hk allowed nice nid hi
 	mi_cpus_init
-	max=$(mi_threads_get max_threads)
-	read -r chunk _ < <(mi_threads_chunk "$(mi_threads_get min_chunk_pages)" "$compound")
+	nid=-
+	[ "$node" = - ] || nid=$(mi_cpu_node "$node")
+	read -r chunk _ < <(mi_threads_chunk "$compound")
+	read -r allowed nice < <(mi_allowed "$lim")
 	n=$((nr / chunk))
 	if [ "$nr" -eq 0 ]; then
-		echo "0 0 a call without pages runs no thread"
-	elif [ $((start % compound)) -ne 0 ]; then
-		echo "1 1 the range does not start at a compound page of $compound pages"
-	elif [ "$max" -eq 1 ]; then
-		echo "1 1 max_threads=1"
-	elif [ "$MI_NODE_CPUS_MAX" -lt 2 ]; then
-		echo "1 1 no node has two online CPUs"
-	elif [ "$n" -lt 2 ]; then
-		echo "1 1 $nr pages are less than two chunks of $chunk"
+		echo "0 0 $node a call without pages runs no thread"
+		return
+	fi
+	if [ "$nid" = - ]; then
+		# Some node with CPUs: allow the most housekeeping CPUs of any.
+		hk=0
+		for k in "${MI_NODE_HK[@]}"; do [ "$k" -le "$hk" ] || hk=$k; done
 	else
-		lo=$MI_NODE_CPUS_MIN
-		hi=$MI_NODE_CPUS_MAX
-		if [ "$max" -gt 0 ]; then
-			[ "$lo" -le "$max" ] || lo=$max
-			[ "$hi" -le "$max" ] || hi=$max
-		fi
-		[ "$lo" -le "$n" ] || lo=$n
-		[ "$hi" -le "$n" ] || hi=$n
-		[ "$lo" -ge 2 ] || lo=1
-		echo "$lo $hi room for $n chunks of at least $chunk pages, max_threads=$max," \
-			"$MI_NODE_CPUS_MIN to $MI_NODE_CPUS_MAX online CPU(s) a node"
+		hk=${MI_NODE_HK[$nid]:-0}
+	fi
+	hi=$n
+	[ "$hk" -ge "$hi" ] || hi=$hk
+	[ "$allowed" -ge "$hi" ] || hi=$allowed
+	if [ $((start % compound)) -ne 0 ]; then
+		echo "1 1 $nid the range does not start at a compound page of $compound pages"
+	elif [ "$nice" -gt 0 ]; then
+		echo "1 1 $nid the binding task has nice $nice"
+	elif [ "$n" -lt 2 ]; then
+		echo "1 1 $nid $nr pages are less than two chunks of $chunk"
+	elif [ "$hi" -lt 2 ]; then
+		echo "1 1 $nid $hk housekeeping CPU(s) on node $nid," \
+			"$allowed allowed to the binding task"
+	else
+		echo "1 $hi $nid room for $n chunks of at least $chunk pages, $hk housekeeping" \
+			"CPU(s) on node $nid, $allowed allowed to the binding task"
 	fi
 }
 
-# mi_threads_check EVENTS COMPOUND: for each event of EVENTS (one a line)
-# whose threads the knobs and the online CPUs do not allow
-# (mi_threads_expected, compound pages of COMPOUND pages), print what is
-# wrong, " ...;" each, all on one line; print nothing if all are allowed.
+# mi_threads_check EVENTS COMPOUND NODE LIMIT: for each event of EVENTS
+# (one a line) whose threads or nid mi_threads_expected does not allow,
+# print what is wrong, " ...;" each, all on one line; nothing if all are
+# allowed.
 mi_threads_check() {
-	local e t nr start lo hi why
+	local e t id nr start lo hi nid why
 	while IFS= read -r e; do
 		[ -n "$e" ] || continue
 		t=$(mi_field "$e" threads)
+		id=$(mi_field "$e" nid)
 		nr=$(mi_field "$e" nr_pages)
 		start=$(mi_field "$e" start_pfn)
 		if ! [[ "$nr" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
 			printf " no nr_pages or start_pfn in '%s';" "$e"
 			continue
 		fi
-		read -r lo hi why < <(mi_threads_expected "$nr" "$start" "$2")
+		read -r lo hi nid why < <(mi_threads_expected "$nr" $((start)) "$2" "$3" "$4")
 		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
 			printf " threads=%s for %s pages from %s, want %s to %s (%s);" \
 				"$t" "$nr" "$start" "$lo" "$hi" "$why"
+		fi
+		# With CPUs offline (online=) the nearest node with CPUs may differ.
+		if [ "$nid" != - ] && [ "${4%%=*}" != online ] && [ "$id" != "$nid" ]; then
+			printf " nid=%s for %s pages from %s, want %s (memory of node %s);" \
+				"$id" "$nr" "$start" "$nid" "$3"
 		fi
 	done <<<"$1"
 }
 
 # mi_threads_chunks NR_PAGES START_PFN COMPOUND THREADS: "CHUNKS SIZE
 # FIRST": how padata cut a range that THREADS (2 or more) threads
-# initialized under the current min_chunk_pages: about four chunks a thread
-# and at least MIN_CHUNK pages each, rounded up to ALIGN (mi_threads_chunk),
-# ending at multiples of SIZE, so that the first has FIRST pages, less than
-# SIZE when the range does not start at such a multiple.
+# initialized: about four chunks a thread and at least MIN_CHUNK pages
+# each, rounded up to ALIGN (mi_threads_chunk), ending at multiples of
+# SIZE, so that the first has FIRST pages, less than SIZE when the range
+# does not start at such a multiple.
 mi_threads_chunks() {
 	local nr=$1 start=$(($2)) t=$4 min align size first
-	read -r min align < <(mi_threads_chunk "$(mi_threads_get min_chunk_pages)" "$3")
+	read -r min align < <(mi_threads_chunk "$3")
 	size=$((nr / (t * 4)))
 	[ "$size" -ge "$min" ] || size=$min
-	[ "$size" -ge 1 ] || size=1
 	size=$(((size + align - 1) / align * align))
 	first=$(((start / size + 1) * size - start))
 	[ "$first" -le "$nr" ] || first=$nr
@@ -1062,15 +1087,16 @@ mi_prdebug_off() {
 	MI_DYNDBG=
 }
 
-# mi_prdebug_lines TEXT: "NR_PAGES BACKEND THREADS" of each pr_debug line
-# since the marker TEXT, sorted.  The line reads "memmap_init_zone_device
-# initialised N pages in Mms (BACKEND) on T thread(s)"; a line without the
-# threads is not counted.
+# mi_prdebug_lines TEXT: "NR_PAGES BACKEND THREADS NID" of each pr_debug
+# line since the marker TEXT, sorted.  The line reads
+# "memmap_init_zone_device initialised N pages in Mms (BACKEND) on T
+# thread(s) of node NID"; a line without them is not counted.
 mi_prdebug_lines() {
 	mi_dmesg_since "$1" |
-		sed -n 's/.*memmap_init_zone_device initialised //
-			s/ pages in [0-9]*ms (\([a-z+]*\)) on \([0-9]*\) thread(s).*/ \1 \2/
-			/^[0-9]* [a-z+]* [0-9]*$/p' |
+		sed -n -e 's/.*memmap_init_zone_device initialised //' \
+			-e 's/ pages in [0-9]*ms (\([a-z+]*\)) on \([0-9]*\) thread(s)/ \1 \2/' \
+			-e 's/ of node \([0-9-]*\)$/ \1/' \
+			-e '/^[0-9]* [a-z+]* [0-9]* [0-9-]*$/p' |
 		sort
 }
 

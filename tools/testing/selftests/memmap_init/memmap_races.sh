@@ -15,21 +15,17 @@
 # enable and disable must succeed, the attribute must read one of the three
 # requests afterwards and the next bind must use it.
 #
-# Two more writers flip the debugfs knobs of the multithreaded init at the
-# same time, so that binds read them while they change: max_threads
-# through 0, 1 and 2, min_chunk_pages through a section, 512 and two
-# sections (the default), each with a garbage write ("abc") in between.  Every
-# numeric write must succeed and every garbage one fail with EINVAL.
-# After the race the knobs go back to their defaults and the next bind
-# must run on the threads they allow (mi_threads_expected).  Before the
-# races, writes of "abc", "-1", "1x" and nothing must fail with EINVAL and
-# leave each knob as it was: debugfs parses them with kstrtoull(), which
-# takes no sign and no trailing garbage.
+# One more writer takes the last online CPU offline and back online over
+# and over at the same time (CONFIG_HOTPLUG_CPU), so that binds count the
+# node's CPUs and queue their helpers while the CPUs change.  Every
+# offline and online write must succeed, the CPU must be online after the
+# race, and the next bind must run on the threads mi_threads_expected
+# allows.
 #
 # Last, the kernel log must not show a report (MI_REPORTS: warnings,
 # oopses, BUGs, lockdep, KASAN).  The races run on the namespace that
 # MEMMAP_INIT_NAMESPACE names (memmap_lib.sh) and skip without it; the
-# knobs' garbage writes and the log check run on any machine.
+# log check runs on any machine.
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
 # shellcheck source=memmap_lib.sh
@@ -47,60 +43,43 @@ race_why=
 [ "$ncpus" -ge 2 ] ||
 	race_why="needs 2 CPUs so that writes and binds run at once (this machine has $ncpus)"
 [ "$have_ns" = 1 ] || race_why=$MI_NS_WHY
-have_threads=1
-mi_threads_init || have_threads=0
+# The CPU the hotplug writer takes offline and online: the last online
+# one, never the first (CPU 0 often cannot go offline).
+hp_cpu=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | tail -n 1)
+hp_file=/sys/devices/system/cpu/cpu$hp_cpu/online
+hp_why=
+first_cpu=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
+if [ "$ncpus" -lt 2 ] || [ "$hp_cpu" = "$first_cpu" ]; then
+	hp_why="needs a second online CPU to take offline"
+elif [ ! -w "$hp_file" ]; then
+	hp_why="CPU $hp_cpu cannot go offline ($hp_file missing: CONFIG_HOTPLUG_CPU)"
+fi
 
 pids=()
 mi_cleanup_hook() {
 	[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null
 	wait 2>/dev/null
+	[ -z "$hp_why" ] || return 0
+	[ "$(cat "$hp_file" 2>/dev/null)" = 1 ] || echo 1 >"$hp_file" 2>/dev/null
 }
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 15
 
 mi_kmsg_mark "races start"
 
-# Garbage the knobs must refuse.
-desc="max_threads and min_chunk_pages reject 'abc', '-1', '1x' and an empty write"
-desc+=" with EINVAL, unchanged"
-if [ "$have_threads" = 0 ]; then
-	mi_skip "$desc" "$MI_THREADS_WHY"
-elif ! mi_threads_default; then
-	mi_result "$desc" 1 "$MI_THREADS_WHY"
-else
-	rc=0
-	for k in max_threads min_chunk_pages; do
-		before=$(mi_threads_get $k)
-		for v in abc -1 1x ""; do
-			out=$(mi_knob_write "$MI_THREADS_DIR/$k" "$v")
-			after=$(mi_threads_get $k)
-			if [ "$out" != EINVAL ] || [ "$after" != "$before" ]; then
-				ktap_print_msg "$k: writing '$v' gave $out, it reads '$after'" \
-					"(was '$before')"
-				rc=1
-			fi
-		done
-	done
-	mi_result "$desc" $rc
-fi
-
-# knob_writer KNOB SECS VALUE...: for SECS seconds, write each VALUE and
-# then "abc" to the knob in turn; prints a line for each write that did not
-# give ok (EINVAL for "abc"), then "knob writes N".
-knob_writer() {
-	local f=$MI_THREADS_DIR/$1 end=$((SECONDS + $2)) n=0 v want out
-	shift 2
+# cpu_writer SECS: for SECS seconds, take hp_cpu offline and online again;
+# prints a line for each write that failed, then "cpu cycles N".
+cpu_writer() {
+	local end=$((SECONDS + $1)) n=0 v
 	while [ "$SECONDS" -lt "$end" ]; do
-		for v in "$@" abc; do
-			want=ok
-			[ "$v" != abc ] || want=EINVAL
-			out=$(mi_knob_write "$f" "$v")
-			n=$((n + 1))
-			[ "$out" = "$want" ] || echo "bad write: '$v' to $f gave $out, want $want"
+		for v in 0 1; do
+			echo "$v" 2>/dev/null >"$hp_file" ||
+				echo "bad write: $v to $hp_file failed"
 		done
+		n=$((n + 1))
 	done
-	echo "knob writes $n"
+	echo "cpu cycles $n"
 }
 
 # race_round: one round of race(), secs long: writers, a reader and the
@@ -121,12 +100,9 @@ race_round() {
 		done
 	) >>"$MI_TMP/reader.all" 2>&1 &
 	pids+=($!)
-	# The knob writers.
-	if [ "$have_threads" = 1 ]; then
-		knob_writer max_threads "$secs" 0 1 2 >>"$MI_TMP/knobs.all" 2>&1 &
-		pids+=($!)
-		knob_writer min_chunk_pages "$secs" "$MI_SECTION_PAGES" "$MI_MANY_CHUNKS" \
-			"$MI_DEFAULT_CHUNK" >>"$MI_TMP/knobs.all" 2>&1 &
+	# The CPU hotplug writer.
+	if [ -z "$hp_why" ]; then
+		cpu_writer "$secs" >>"$MI_TMP/cpus.all" 2>&1 &
 		pids+=($!)
 	fi
 
@@ -153,7 +129,7 @@ race_round() {
 		accepted=$((accepted + ${n_ok:-0}))
 		busy=$((busy + ${n_busy:-0}))
 	done
-	for i in 2 3 4; do
+	for i in 2 3; do
 		[ -z "${pids[$i]:-}" ] || wait "${pids[$i]}"
 	done
 	pids=()
@@ -168,11 +144,11 @@ race() {
 	local -a descs=(
 		"$name: writes and binds interleaved (accepted writes and EBUSY both seen)"
 		"$name: every write succeeded or failed with EBUSY"
-		"$name: every max_threads and min_chunk_pages write succeeded, garbage failed with EINVAL"
+		"$name: every offline and online of a CPU during the binds succeeded, the CPU online after"
 		"$name: every disable and enable succeeded, namespace enabled after"
 		"$name: attribute reads one of default, on, off"
 		"$name: next bind uses the request left by the race"
-		"$name: with the knobs back at their defaults, the next bind runs on the threads they allow"
+		"$name: the next bind runs on the threads and node the CPUs allow"
 	)
 	shift
 	if [ -n "$race_why" ]; then
@@ -188,7 +164,7 @@ race() {
 
 	rc=0
 	: >"$MI_TMP/reader.all"
-	: >"$MI_TMP/knobs.all"
+	: >"$MI_TMP/cpus.all"
 	[ "$have_trace" = 0 ] || mi_trace_clear
 	for ((round = 1, secs = SECS; round <= 4; round++, secs *= 2)); do
 		race_round
@@ -203,9 +179,9 @@ race() {
 	mi_result "${descs[0]}" $interleaved "$why: no proof of a race"
 	mi_result "${descs[1]}" $rc
 
-	# The knob writes, and the threads the binds of the race ran on.
-	if [ "$have_threads" = 0 ]; then
-		mi_skip "${descs[2]}" "$MI_THREADS_WHY"
+	# The CPU hotplug writes, and the threads the binds of the race ran on.
+	if [ -n "$hp_why" ]; then
+		mi_skip "${descs[2]}" "$hp_why"
 	else
 		if [ "$have_trace" = 1 ]; then
 			ktap_print_msg "$name: binds during the race:" \
@@ -214,14 +190,12 @@ race() {
 					awk '{ printf "%s%s on %s thread(s)", s, $1, $2
 						s = ", " }')"
 		fi
-		bad=$(grep 'bad write' "$MI_TMP/knobs.all")
-		nk=$(awk '$1 == "knob" && $2 == "writes" { n += $3 } END { print n + 0 }' \
-			"$MI_TMP/knobs.all")
-		ktap_print_msg "$name: $nk knob writes"
-		[ -z "$bad" ] && [ "$nk" -gt 0 ]
+		bad=$(grep 'bad write' "$MI_TMP/cpus.all")
+		nk=$(awk '$1 == "cpu" && $2 == "cycles" { n += $3 } END { print n + 0 }' \
+			"$MI_TMP/cpus.all")
+		ktap_print_msg "$name: CPU $hp_cpu went offline and online $nk times"
+		[ -z "$bad" ] && [ "$nk" -gt 0 ] && [ "$(cat "$hp_file")" = 1 ]
 		mi_result "${descs[2]}" $? "$(head -n 5 <<<"$bad")"
-		# The knobs as the kernel boots with them, for the next bind.
-		mi_threads_default || ktap_print_msg "$MI_THREADS_WHY"
 	fi
 
 	ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
@@ -235,8 +209,8 @@ race() {
 	mi_result "${descs[4]}" $? \
 		"request '$req'; $(head -n 3 "$MI_TMP/reader.all" | tr '\n' ' ')"
 
-	# The next bind uses what the attribute says, on the threads the
-	# knobs' defaults allow.
+	# The next bind uses what the attribute says, on the threads and
+	# node the CPUs allow.
 	if [ "$have_trace" = 0 ]; then
 		mi_skip "${descs[5]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
 		mi_skip "${descs[6]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
@@ -249,7 +223,7 @@ race() {
 		mi_check_events "$events" 1 "$type" "$altmap" "$want"
 	mi_result "${descs[5]}" $?
 
-	bad=$(mi_threads_check "$events" "$compound")
+	bad=$(mi_threads_check "$events" "$compound" "$(mi_ns_node)" "")
 	[ -n "$events" ] || bad="no event"
 	[ -z "$bad" ]
 	mi_result "${descs[6]}" $? "$bad"

@@ -1,0 +1,343 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Where and on how many threads memmap_init_zone_device() runs, and that
+# the chunks it splits a range into never split a compound page.  Nothing
+# steers the threads but the binding task's limits and the machine, so
+# the tests bind under such limits (mi_limited in memmap_lib.sh) and
+# check the trace event's threads and nid against mi_threads_expected.
+#
+# With the namespace (MEMMAP_INIT_NAMESPACE), reconfigured fsdax map=mem.
+# libnvdimm binds a namespace in its own worker, not in the task that
+# enables it, so that task's CPUs and nice value do not apply; the CPUs
+# that are online do:
+#   - with every CPU but the first offline, a bind runs on one thread;
+#   - with every CPU online, a bind runs on two threads or more when the
+#     node's housekeeping CPUs and the range allow it (a helper that
+#     starts after the calling thread took every chunk does not count,
+#     so up to three binds are tried), and reports the namespace's node,
+#     or the nearest node with CPUs when it has none;
+#   - devdax align=1G: a bind on several threads writes the same struct
+#     pages as one with one CPU online (test_modules/test_memmap_digest.ko),
+#     when the namespace holds three 1 GiB folios or more: chunk
+#     boundaries must fall on multiples of the folio, a boundary inside
+#     one would write a tail as a head.
+# With device-private memory mapped by test_modules/test_memmap_pgmap.ko,
+# whose memmap init runs in the task that writes the request:
+#   - from a task with nice 10, one thread;
+#   - memory of each online node, from a task allowed on the first CPU
+#     only: one thread, and nid is that node or the nearest node with
+#     CPUs, not the first CPU's;
+#   - 1 GiB of pages of the node with the most housekeeping CPUs: several
+#     threads write the same struct pages as one.
+# Last, the kernel log of all these binds holds no report (MI_REPORTS).
+#
+# The matrix runs this group in an ordinary guest (one node, 2 CPUs) and
+# in a NUMA guest: a node with one CPU, one with three of which isolcpus=
+# sets one apart, and a memory-only node nearest to the second, with a
+# large NVDIMM on the second node (see harness/matrix.sh).
+
+# shellcheck disable=SC2317 # run indirectly: mi_cleanup_hook
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+DIGEST_KO=$MI_DIR/test_modules/test_memmap_digest.ko
+DIGEST=/sys/kernel/debug/test_memmap_digest
+PGMAP_KO=$MI_DIR/test_modules/test_memmap_pgmap.ko
+PGMAP=/sys/kernel/debug/test_memmap_pgmap
+
+mi_init
+mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_load_config ||
+	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
+if mi_config KASAN || mi_config KMSAN; then
+	mi_skip_all "kernels with kasan or kmsan only have the slow path, on one thread"
+fi
+mi_debugfs || mi_skip_all "no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
+mi_devices
+mi_cpus_init
+ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
+
+loaded=
+mi_cleanup_hook() {
+	[ ! -w "$PGMAP" ] || echo unmap >"$PGMAP" 2>/dev/null
+	for m in $loaded; do rmmod "$m" 2>/dev/null; done
+}
+# load NAME KO FILE: load the test module unless FILE exists; false, with
+# why set, when it cannot be.
+load() {
+	[ ! -e "$3" ] || return 0
+	if [ ! -f "$2" ]; then
+		why="$2 not built (needs KDIR at build time)"
+		return 1
+	fi
+	if ! insmod "$2" 2>"$MI_TMP/insmod.out"; then
+		why="cannot load $2: $(cat "$MI_TMP/insmod.out")"
+		return 1
+	fi
+	loaded+=" $1"
+	[ -e "$3" ] || { why="$3 missing after loading $2"; return 1; }
+}
+why=
+have_digest=1
+load test_memmap_digest "$DIGEST_KO" "$DIGEST" || have_digest=0
+digest_why=$why
+why=
+have_pgmap=1
+load test_memmap_pgmap "$PGMAP_KO" "$PGMAP" || have_pgmap=0
+pgmap_why=$why
+if [ "$have_pgmap" = 1 ] && ! mi_config DEVICE_PRIVATE; then
+	have_pgmap=0
+	pgmap_why="kernel built without CONFIG_DEVICE_PRIVATE"
+fi
+
+NS_ONE="fsdax map=mem: with one CPU online a bind runs on one thread"
+NS_MANY="fsdax map=mem: a bind runs on the threads its node allows, nid its node or the nearest"
+NS_1G="devdax align=1G: several threads write the same struct pages as one"
+PV_NICE="device-private from a task with nice 10: one thread"
+PV_NODES="device-private of each node, from the first CPU: one thread, nid that node or the nearest"
+PV_SMALL="device-private, 1 GiB of pages: several threads write the same struct pages as one"
+LOG="kernel log clean after the binds"
+
+ktap_print_header
+ktap_set_plan 7
+ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
+	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
+mi_kmsg_mark "threads start"
+
+# bound LIMIT BIND...: run BIND from a task under LIMIT with an empty trace
+# buffer; events holds the events it caused.
+bound() {
+	local lim=$1
+	shift
+	mi_trace_clear
+	mi_limited "$lim" "$@" || return 1
+	events=$(mi_trace_wait 1)
+	[ -n "$events" ] || { ktap_print_msg "no memmap_init_zone_device event"; return 1; }
+	# The task that ran the init: the trace line's comm-pid.
+	task=$(sed -n 's/^ *\(.*[^ ]\) *\[[0-9]*\] .* memmap_init_zone_device: .*/\1/p' \
+		"$MI_TRACE/trace" | head -n 1)
+	ktap_print_msg "event (${task:-task unknown}): ${events//$'\n'/; event: }"
+}
+
+# expect LIMIT: the events are what mi_threads_expected allows for a task
+# under LIMIT (compound and node set by the caller); prints what is not.
+expect() {
+	local bad
+	bad=$(mi_threads_check "$events" "$compound" "$node" "$1")
+	[ -z "$bad" ] || { ktap_print_msg "$bad"; return 1; }
+}
+
+# most: the most threads any event reports.
+most() {
+	local e t m=0
+	while IFS= read -r e; do
+		t=$(mi_field "$e" threads)
+		[[ "$t" =~ ^[0-9]+$ ]] && [ "$t" -gt "$m" ] && m=$t
+	done <<<"$events"
+	echo "$m"
+}
+
+# possible: "MOST WHY": the most threads mi_threads_expected allows for
+# the events to a task without limits, and its reason.
+possible() {
+	local e nr start hi w m=0 why=
+	while IFS= read -r e; do
+		nr=$(mi_field "$e" nr_pages)
+		start=$(mi_field "$e" start_pfn)
+		read -r _ hi _ w < <(mi_threads_expected "$nr" $((start)) "$compound" "$node" "")
+		[ "$hi" -le "$m" ] || m=$hi why=$w
+		[ -n "$why" ] || why=$w
+	done <<<"$events"
+	echo "$m $why"
+}
+
+# digest OUT: the digests of the events' ranges into OUT.
+digest() {
+	local e start nr
+	: >"$1"
+	while IFS= read -r e; do
+		start=$(mi_field "$e" start_pfn)
+		nr=$(mi_field "$e" nr_pages)
+		echo "$start $nr" >"$DIGEST" 2>"$MI_TMP/digest.err" || {
+			ktap_print_msg "digest of $start+$nr failed: $(cat "$MI_TMP/digest.err")"
+			return 1
+		}
+		cat "$DIGEST" >>"$1"
+	done < <(sort -t= -k2 <<<"$events")
+	if awk '$1 == "poisoned" && $2 != 0 { bad = 1 } END { exit !bad }' "$1"; then
+		ktap_print_msg "struct pages still poisoned: never written"
+		return 1
+	fi
+}
+
+# same_as_one DESC UNBIND BIND...: bind with one CPU online and digest
+# (the reference), then without limits until a bind runs on two threads
+# or more (three tries), digest and compare.  Skips when the range can
+# only run on one thread here.
+same_as_one() {
+	local desc=$1 unbind=$2 n p
+	shift 2
+	if [ "$have_digest" = 0 ]; then
+		mi_skip "$desc" "$digest_why"
+		return
+	fi
+	if ! bound "online=$ONE_CPU" "$@" || ! expect "online=$ONE_CPU" ||
+		! digest "$MI_TMP/ref"; then
+		"$unbind"
+		mi_result "$desc" 1 "no reference from a bind with one CPU online"
+		return
+	fi
+	"$unbind"
+	for _ in 1 2 3; do
+		if ! bound "" "$@" || ! expect ""; then
+			"$unbind"
+			mi_result "$desc" 1 "the bind without limits failed"
+			return
+		fi
+		n=$(most)
+		read -r p why < <(possible)
+		if [ "$p" -lt 2 ]; then
+			"$unbind"
+			mi_skip "$desc" "the range can only run on one thread here: $why"
+			return
+		fi
+		[ "$n" -lt 2 ] || break
+		ktap_print_msg "ran on $n thread(s), $p possible: binding again"
+		"$unbind"
+	done
+	if [ "$n" -lt 2 ]; then
+		mi_result "$desc" 1 "three binds that could run on $p threads ran on one"
+		return
+	fi
+	if ! digest "$MI_TMP/many"; then
+		"$unbind"
+		mi_result "$desc" 1 "no digest of the bind on $n threads"
+		return
+	fi
+	"$unbind"
+	if cmp -s "$MI_TMP/ref" "$MI_TMP/many"; then
+		ktap_print_msg "$desc: $n threads, digests match"
+		ktap_test_pass "$desc"
+	else
+		ktap_print_msg "$desc: digests differ (one CPU | $n threads):"
+		paste -d'|' "$MI_TMP/ref" "$MI_TMP/many" | awk -F'|' '$1 != $2' | mi_indent
+		ktap_test_fail "$desc"
+	fi
+}
+
+# --- the namespace ----------------------------------------------------------
+
+ns_unbind() { mi_ns_disable; }
+ns_bind() { mi_ns_enable; }
+
+if [ "$have_ns" = 0 ]; then
+	for t in "$NS_ONE" "$NS_MANY" "$NS_1G"; do
+		mi_skip "$t" "$MI_NS_WHY"
+	done
+elif ! mi_ns_reconfig --mode=fsdax --map=mem; then
+	for t in "$NS_ONE" "$NS_MANY" "$NS_1G"; do
+		mi_result "$t" 1 "cannot configure $MI_NS as fsdax map=mem"
+	done
+else
+	compound=1
+	node=$(mi_ns_node)
+	ktap_print_msg "$MI_NS: memory of node $node"
+
+	mi_ns_disable
+	ok=0
+	if ! bound "online=$ONE_CPU" ns_bind || ! expect "online=$ONE_CPU" ||
+		[ "$(most)" != 1 ]; then
+		ok=1
+	fi
+	mi_result "$NS_ONE" $ok
+
+	mi_ns_disable
+	ok=1 n=0 p=0
+	for _ in 1 2 3; do
+		if ! bound "" ns_bind || ! expect ""; then break; fi
+		n=$(most)
+		read -r p why < <(possible)
+		if [ "$p" -lt 2 ] || [ "$n" -ge 2 ]; then ok=0; break; fi
+		ktap_print_msg "ran on $n thread(s), up to $p possible: binding again"
+		mi_ns_disable
+	done
+	if [ "$ok" = 0 ] && [ "$p" -lt 2 ]; then
+		mi_skip "$NS_MANY" "the range can only run on one thread here: $why"
+	else
+		mi_result "$NS_MANY" $ok "ran on $n thread(s), $p possible"
+	fi
+
+	# Three 1 GiB folios need the namespace to hold 4 GiB: the data
+	# starts at the first 1 GiB boundary after the memmap.
+	size=$(ndctl list -n "$MI_NS" 2>/dev/null | sed -n 's/.*"size":\([0-9]*\).*/\1/p')
+	if [ "${size:-0}" -lt $((4 << 30)) ]; then
+		why="$MI_NS holds ${size:-0} bytes; three 1 GiB folios need a namespace"
+		mi_skip "$NS_1G" "$why of 4 GiB or more"
+	elif ! mi_ns_reconfig --mode=devdax --map=dev --align=1G; then
+		mi_result "$NS_1G" 1 "cannot configure $MI_NS as devdax align=1G"
+	else
+		compound=$((1 << 18))
+		mi_ns_disable
+		same_as_one "$NS_1G" mi_ns_disable ns_bind
+	fi
+	mi_ns_reset
+fi
+
+# --- device-private memory of any shape -----------------------------------
+
+# pv_map SIZE_MB NID ORDER OFFSET_MB: map device-private memory.
+pv_map() {
+	echo "$1 $2 $3 $4" >"$PGMAP" 2>"$MI_TMP/pgmap.err" || {
+		ktap_print_msg "mapping '$1 $2 $3 $4' failed: $(cat "$MI_TMP/pgmap.err")"
+		return 1
+	}
+}
+pv_unmap() { echo unmap >"$PGMAP"; }
+
+if [ "$have_pgmap" = 0 ]; then
+	for t in "$PV_NICE" "$PV_NODES" "$PV_SMALL"; do
+		mi_skip "$t" "$pgmap_why"
+	done
+else
+	# Memory of the first CPU's node: the threads then run where they
+	# would for any task.
+	node=0
+	for n in $(mi_nodes); do
+		if [ -e "/sys/devices/system/node/node$n/cpu$ONE_CPU" ]; then node=$n; fi
+	done
+	compound=1
+
+	ok=0
+	if ! bound nice=10 pv_map 1024 "$node" 0 0 || ! expect nice=10 ||
+		[ "$(most)" != 1 ]; then
+		ok=1
+	fi
+	pv_unmap
+	mi_result "$PV_NICE" $ok
+
+	ok=0
+	for n in $(mi_nodes); do
+		node=$n
+		if bound "cpu=$ONE_CPU" pv_map 1024 "$n" 0 0 && expect "cpu=$ONE_CPU" &&
+			[ "$(most)" = 1 ]; then
+			ktap_print_msg "node $n: nid=$(mi_field "$events" nid)," \
+				"want $(mi_cpu_node "$n")"
+		else
+			ok=1
+		fi
+		pv_unmap
+	done
+	mi_result "$PV_NODES" $ok
+
+	# Memory of the node with the most housekeeping CPUs.
+	node=0
+	for n in "${!MI_NODE_HK[@]}"; do
+		[ "${MI_NODE_HK[$n]}" -le "${MI_NODE_HK[$node]:-0}" ] || node=$n
+	done
+	same_as_one "$PV_SMALL" pv_unmap pv_map 1024 "$node" 0 0
+fi
+
+mi_log_clean "threads start" "$LOG"
+
+mi_finished
