@@ -555,12 +555,12 @@ def table(doc):
                 "(memremap_bench floor_pages=).")
     if threaded:
         out += wrap("Threads: the \"N threads\" rows let the kernel split the init "
-                    "(binds from a task allowed on every CPU: one thread per housekeeping "
-                    "CPU of the device's node; a range under two chunks of two sections "
-                    "stays on one), N the most common count over the binds; the other "
-                    "rows, base included, bound from a task allowed on one CPU (taskset), "
-                    "which holds the init to one thread. The floor is one CPU's: it bounds "
-                    "the single-threaded rows, a threaded row may go under it.")
+                    "(every vCPU online: one thread per housekeeping CPU of the device's "
+                    "node; a range under two chunks of two sections stays on one), N the "
+                    "most common count over the binds; the other rows, base included, ran "
+                    "with every vCPU but the first offline, which holds the init to one "
+                    "thread. The floor is one CPU's: it bounds the single-threaded rows, a "
+                    "threaded row may go under it.")
     if any_slow_floor:
         out += wrap("WARNING: the floor came out slower than a template path it should "
                     f"bound ({'; '.join(any_slow_floor)}): that floor is not a bound.")
@@ -894,10 +894,10 @@ def main():
                 k["hz"] = int(info["hz"])
             if name == "patched":
                 k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in labels[1:]}
-                # The CPUs each patched boot's binds were allowed on.
-                ca = {b: runs[b, sizes[0]][2].get("cpus_allowed") for b in labels[1:]}
+                # The CPUs online during each patched boot's binds.
+                ca = {b: runs[b, sizes[0]][2].get("cpus_online") for b in labels[1:]}
                 if all(v is not None for v in ca.values()):
-                    k["cpus_allowed"] = ca
+                    k["cpus_online"] = ca
                 mc = {runs[b, sizes[0]][2].get("min_chunk_pages") for b in labels[1:]}
                 mc = [v for v in mc if v is not None and v.isdigit()]
                 if len(mc) == 1:

@@ -15,9 +15,9 @@
 #                               vCPU); in the table "template, N threads"
 #   template+streaming-threads  memmap_streaming=on, automatic threads; in the
 #                               table "template+streaming, N threads"
-# The single-threaded boots, base included, bind from a task allowed on
-# one CPU (taskset), which holds the patched kernel's init to one thread;
-# the threaded boots bind without a limit.  Each boot binds every device once (first bind) and then
+# The single-threaded boots, base included, take every vCPU but the first
+# offline before their binds, which holds the patched kernel's init to one
+# thread; the threaded boots keep every vCPU online.  Each boot binds every device once (first bind) and then
 # REBINDS more times, recording per bind the memmap init time (the
 # function_graph tracer on memmap_init_zone_device() alone, the same on
 # both kernels; the patched kernel's tracepoint as a cross-check), its
