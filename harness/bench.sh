@@ -446,8 +446,10 @@ if [ "$qemu_max" -gt 0 ] || [ "$busy_max" -ge 25 ]; then
 	report_args+=(--fact "busy=the host was busy: up to $busy_max% of its $(nproc) CPUs in use by others and $qemu_max other QEMU process(es) when sampled between boots")
 fi
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-# The series' commit in the tree the patched kernel was built from.
-series_commit=$(git -C "$MZ_TREE" rev-parse --verify -q 'series^{commit}' 2>/dev/null ||
+# The commit of the tree the patched kernel was built from (Kbuild's
+# "source" link in its build directory), else the series in MZ_TREE.
+series_commit=$(git -C "$patched_build/source/" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null ||
+	git -C "$MZ_TREE" rev-parse --verify -q 'series^{commit}' 2>/dev/null ||
 	git -C "$MZ_TREE" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null || echo unknown)
 "$MZ_ROOT/harness/bench-report.py" "${run_args[@]}" \
 	--devices "$devlist" --rebinds "$rebinds" --accel "$accel" \
