@@ -186,10 +186,15 @@ ndimms=$nvdimms
 [ -z "$labelsize" ] || ndimms=$((nvdimms + 1))
 slots=4
 [ "$ndimms" -le "$slots" ] || slots=$ndimms
+# With --numa every CPU is a socket of its own: QEMU would put them all in
+# one, sharing a cache across nodes, which the kernel warns about
+# (topology_sane()).
+smp_arg=$smp
+[ "$numa" = 0 ] || smp_arg="$smp,sockets=$smp,cores=1,threads=1"
 # shellcheck disable=SC2054 # the commas are QEMU's
 qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
 	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvmib + labelmib + 1024))M"
-	-smp "$smp" -nodefaults -nographic -no-reboot
+	-smp "$smp_arg" -nodefaults -nographic -no-reboot
 	-kernel "$bzimage" -initrd "$initrd")
 # The NUMA topology of --numa, and the node of the NVDIMMs.
 nvnode=
@@ -205,11 +210,6 @@ if [ "$numa" = 1 ]; then
 		-numa dist,src=0,dst=1,val=20 -numa dist,src=0,dst=2,val=30
 		-numa dist,src=1,dst=2,val=15)
 	nvnode=,node=1
-	# QEMU would put every CPU in one socket, sharing a cache across
-	# nodes, which the kernel warns about (topology_sane()).
-	for i in "${!qemu[@]}"; do
-		[ "${qemu[$i]}" != -smp ] || qemu[i + 1]="$smp,sockets=$smp,cores=1,threads=1"
-	done
 fi
 
 if [ "$ndimms" -gt 0 ]; then
