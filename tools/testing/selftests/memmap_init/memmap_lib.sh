@@ -101,6 +101,9 @@ MI_SECTION_PAGES=32768
 # housekeeping CPUs (mi_cpus_init).
 MI_CPUS=
 declare -A MI_NODE_ONLINE=() MI_NODE_HK=()
+# The CPUs mi_limited online= took offline, until it brings them back
+# (mi_cleanup does if the test is interrupted in between).
+MI_CPUS_OFF=()
 
 # ---------------------------------------------------------------- KTAP
 
@@ -160,6 +163,7 @@ mi_cleanup() {
 	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
 	[ -z "$MI_HMM_USED" ] || mi_hmm_unload
+	mi_cpus_online
 	mi_pageref_off
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
@@ -899,6 +903,7 @@ mi_limited() {
 				break
 			fi
 			off+=("$c")
+			MI_CPUS_OFF=("${off[@]}")
 		done ;;
 	*) return 1 ;;
 	esac
@@ -906,13 +911,19 @@ mi_limited() {
 	case "$lim" in
 	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
 	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
-	online=*)
-		for c in ${off[@]+"${off[@]}"}; do
-			echo 1 >"/sys/devices/system/cpu/cpu$c/online" ||
-				ktap_print_msg "cannot bring CPU $c back online"
-		done ;;
+	online=*) mi_cpus_online ;;
 	esac
 	return "$rc"
+}
+
+# mi_cpus_online: bring back the CPUs mi_limited online= took offline.
+mi_cpus_online() {
+	local c
+	for c in ${MI_CPUS_OFF[@]+"${MI_CPUS_OFF[@]}"}; do
+		echo 1 >"/sys/devices/system/cpu/cpu$c/online" ||
+			ktap_print_msg "cannot bring CPU $c back online"
+	done
+	MI_CPUS_OFF=()
 }
 
 # mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
