@@ -1326,11 +1326,30 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
  * Multithreaded init.  One CPU writes struct pages about as fast as it can
  * store to memory, so a large range is split into chunks that padata hands
  * to threads near the range's memory.  Chunks are multiples of a compound
- * page and of a memory section, and at least two sections long: a range of
- * less than two chunks stays on the calling thread.  Waking a helper costs
- * about as much as writing a section's struct pages (see the changelog).
+ * page and of a memory section, and write at least two sections' worth of
+ * struct pages: a range of less than two chunks stays on the calling
+ * thread.  Waking a helper costs about as much as writing a section's
+ * struct pages (see the changelog).
  */
 #define ZONE_DEVICE_MEMMAP_MIN_CHUNK	(2 * PAGES_PER_SECTION)
+
+/*
+ * The smallest chunk, in pages of the range, that writes
+ * ZONE_DEVICE_MEMMAP_MIN_CHUNK struct pages.  Where the tails of a compound
+ * page share vmemmap pages (compound_nr_pages()), a compound page writes
+ * fewer struct pages than it maps, so the chunk maps more pages.
+ */
+static unsigned long
+zone_device_memmap_min_chunk(unsigned long pfn,
+			     const struct zone_device_memmap_job *job,
+			     unsigned long align)
+{
+	unsigned long written = compound_nr_pages(pfn, job->altmap, job->pgmap);
+	unsigned long compounds = DIV_ROUND_UP(ZONE_DEVICE_MEMMAP_MIN_CHUNK,
+					       written);
+
+	return roundup(compounds * job->pfns_per_compound, align);
+}
 
 /*
  * How many threads may initialize a range on node *@nid, the caller's
@@ -1385,7 +1404,7 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 		.start       = start_pfn,
 		.size        = nr_pages,
 		.align       = align,
-		.min_chunk   = roundup(ZONE_DEVICE_MEMMAP_MIN_CHUNK, align),
+		.min_chunk   = zone_device_memmap_min_chunk(start_pfn, job, align),
 		.numa_aware  = false,
 		.use_nid     = true,
 	};

@@ -13,9 +13,10 @@
 #   device-private (test_hmm)
 #     module parameter default, on, off; then with page_ref_set enabled
 #
-# and one more bind with every CPU but the first offline (request on, or
-# default without CONFIG_MEMMAP_STREAMING; mi_limited online=): it must
-# use its request's backend with every event reporting threads=1.
+# and one more bind with the binding task and the unbound workqueues held
+# to the first CPU (request on, or default without CONFIG_MEMMAP_STREAMING;
+# mi_limited wq=): it must use its request's backend with every event
+# reporting threads=1.
 #
 # Over those binds of each memory type, three more results: the pr_debug
 # line of each bind (enabled with dynamic debug) names the pages, the
@@ -28,8 +29,10 @@
 # bind's too) are what the binding task's limits, the node's housekeeping
 # CPUs and the range allow (mi_threads_expected in memmap_lib.sh): 0
 # threads for a call without pages; 1 for a range of less than two chunks
-# (two sections, 65536 pages on x86-64, or the compound page if larger),
-# one not starting at a compound page boundary, one CPU online, or a node
+# (two sections' worth of struct pages, 65536 on x86-64, or the compound
+# page if larger; four times the pages where 2 MiB folios' tails share
+# vmemmap pages, mi_threads_chunk),
+# one not starting at a compound page boundary, one CPU allowed, or a node
 # with one housekeeping CPU; otherwise 1 up to
 # the smallest of those limits (a helper that found every chunk taken is
 # not counted); and the node of the namespace's memory, or the nearest
@@ -62,7 +65,7 @@ ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 
 # The results of one memory type, for those that cannot run.
-THREADS1_DESC="bound with one CPU online: its request's backend, every event threads=1"
+THREADS1_DESC="bound on one CPU: its request's backend, every event threads=1"
 REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled"
 	"$THREADS1_DESC")
 PRDEBUG_DESC="every bind: the pr_debug line names the pages, backend, threads and node of its event"
@@ -181,9 +184,10 @@ pageref() {
 	mi_pageref_off
 }
 
-# one_thread NAME TYPE ALTMAP COUNT BIND...: bound while every CPU but the
-# first is offline, the bind (request on, or default without the
-# streaming backend) uses the backend its request gives, on one thread.
+# one_thread NAME TYPE ALTMAP COUNT BIND...: bound with the binding task
+# and the unbound workqueues on the first CPU, the bind (request on, or
+# default without the streaming backend) uses the backend its request
+# gives, on one thread.
 one_thread() {
 	local name=$1 type=$2 altmap=$3 count=$4 req=on desc="$1, $THREADS1_DESC"
 	local mark="one-CPU bind of $1" want events e why="" ok=0
@@ -192,7 +196,7 @@ one_thread() {
 	want=$(mi_expected_backend "$req" "$altmap")
 	ktap_print_msg "$desc: request $req, backend $want, CPU $ONE_CPU"
 	mi_kmsg_mark "$mark"
-	if mi_limited "online=$ONE_CPU" "$@" "$req"; then
+	if mi_limited "wq=$ONE_CPU" "$@" "$req"; then
 		events=$(mi_trace_wait "${count#-}")
 		mi_check_events "$events" "$count" "$type" "$altmap" "$want" || ok=1
 		while IFS= read -r e; do
@@ -203,7 +207,7 @@ one_thread() {
 			ok=1
 		done <<<"$events"
 		bind_details "$req, one CPU" "$events" "$(mi_prdebug_lines "$mark")" \
-			"online=$ONE_CPU"
+			"wq=$ONE_CPU"
 	else
 		why="binding failed"
 		ok=1

@@ -3,38 +3,40 @@
 #
 # Every backend, on one thread or on several, must write the same struct
 # pages as the slow path on one thread.  For each memory type, bind it
-# with the slow path forced (page_ref_set enabled) while every CPU but
-# the first is offline (mi_limited online= in memmap_lib.sh: one thread;
-# a pmem namespace binds in libnvdimm's worker, not in the task that
-# asks, so limiting that task would not do), and
-# digest every struct page of the range the trace event reports with
-# test_modules/test_memmap_digest.ko: that is the reference.  Then rebind
-# four times, digest again and compare with the reference field by
-# field: flags (section, node, zone), refcount, mapcount, pgmap,
+# with the slow path forced (page_ref_set enabled) with the binding task
+# and the unbound workqueues' workers on the first CPU (mi_limited wq= in
+# memmap_lib.sh: one thread; a pmem namespace binds in libnvdimm's
+# worker, not in the task that asks, so limiting that task would not
+# do), and digest every struct page of the range the trace event reports
+# with test_modules/test_memmap_digest.ko: that is the reference.  Then
+# rebind four times, digest again and compare with the reference field
+# by field: flags (section, node, zone), refcount, mapcount, pgmap,
 # zone_device_data, compound head, folio order and every raw word.
 #
-#   template on 1 thread          request off, one CPU online
+#   template on 1 thread          request off, on one CPU
 #   template on several threads   request off, no limit
 #   template+streaming on several threads
 #                                 request on, no limit
 #   slow path on several threads  page_ref_set enabled, no limit
 #
-# padata cuts a range of two chunks or more (a chunk is two sections,
-# 65536 pages on x86-64, or a compound page if larger) into about four
-# chunks per thread, on chunk-size boundaries: where an altmap offsets
-# the start of the range (map=dev) the first chunk is a partial one, and
-# no range of map=dev is a multiple of the chunk.  The messages show how
-# each multithreaded bind was cut.
+# padata cuts a range of two chunks or more (a chunk writes two sections'
+# worth of struct pages, 65536 on x86-64, and is a whole compound page if
+# larger; devdax map=mem's 2 MiB folios write 128 of their 512, so its
+# chunk maps 1 GiB) into about four chunks per thread, on chunk-size
+# boundaries: where an altmap offsets the start of the range (map=dev) the
+# first chunk is a partial one, and no range of map=dev is a multiple of
+# the chunk.  The messages show how each multithreaded bind was cut.
 #
 # A run "on several threads" must report threads=2 or more in every event
 # (with the matrix's 1 GiB namespace and 2 vCPUs every namespace range
-# here runs on 2): a bind that ran on one thread proves nothing about the
-# multithreaded init.  A helper that starts after the calling thread took
-# every chunk is not counted (padata), so such a bind is repeated, up to
-# three times, before the comparison fails; one that could only run on one
-# thread here (a node with one housekeeping CPU, a range of less than two
-# chunks: the 256 MiB of device-private memory test_hmm maps) skips with
-# the reason.
+# here but devdax map=mem's runs on 2): a bind that ran on one thread
+# proves nothing about the multithreaded init.  A helper that starts after
+# the calling thread took every chunk is not counted (padata), so such a
+# bind is repeated, up to three times, before the comparison fails; one
+# that could only run on one thread here (a node with one housekeeping
+# CPU, a range of less than two chunks: the 256 MiB of device-private
+# memory test_hmm maps, a 1 GiB devdax map=mem namespace) skips with the
+# reason.
 
 # A digest that finds a struct page still holding the poison pattern fails
 # whatever it is compared with: on a CONFIG_DEBUG_VM kernel memory hotplug
@@ -117,15 +119,17 @@ ref_why=
 skip_why=
 
 # check_threads SPEC EVENTS: every event ran on the threads SPEC asks for:
-# 1, or "several" (2 or more); prints how each multithreaded range was
-# cut.  Returns 1 when one did not, 2 (skip_why set) when one could only
-# run on one thread here, 4 when one ran on one thread that could have
-# run on several (a late helper: worth binding again).
+# 1, or "several" (2 or more, and no more than mi_threads_expected
+# allows); prints how each multithreaded range was cut.  Returns 1 when
+# one did not, 2 (skip_why set) when one could only run on one thread
+# here, 4 when one ran on one thread that could have run on several (a
+# late helper: worth binding again).
 check_threads() {
-	local spec=$1 events=$2 e t nr start hi why chunks size first rc=0
+	local spec=$1 events=$2 e t nr start altmap hi why chunks size first rc=0
 	while IFS= read -r e; do
 		[ -n "$e" ] || continue
 		t=$(mi_field "$e" threads)
+		altmap=$(mi_field "$e" altmap)
 		nr=$(mi_field "$e" nr_pages)
 		start=$(mi_field "$e" start_pfn)
 		if ! [[ "$t" =~ ^[0-9]+$ ]]; then
@@ -134,33 +138,37 @@ check_threads() {
 		elif [ "$spec" = 1 ]; then
 			if [ "$t" -ne 1 ]; then
 				ktap_print_msg "$nr pages from PFN $start ran on $t threads" \
-					"with one CPU online"
+					"on one CPU"
 				rc=1
 			fi
+		elif ! read -r _ hi _ why < <(mi_threads_expected "$nr" $((start)) \
+			"$compound" "$altmap" "$node" ""); then
+			ktap_print_msg "no expectation for $nr pages from PFN $start"
+			rc=1
+		elif [ "$t" -gt "$hi" ]; then
+			ktap_print_msg "$nr pages from PFN $start ran on $t threads," \
+				"at most $hi possible ($why)"
+			rc=1
 		elif [ "$t" -ge 2 ]; then
 			read -r chunks size first < <(mi_threads_chunks "$nr" "$start" \
-				"$compound" "$t")
+				"$compound" "$altmap" "$t")
 			ktap_print_msg "$nr pages from PFN $start ran on $t threads: $chunks" \
 				"chunks of up to $size pages, the first of $first"
+		elif [ "$hi" -lt 2 ]; then
+			skip_why="$nr pages from PFN $start can only run on one"
+			skip_why+=" thread: $why"
+			[ "$rc" -ne 0 ] || rc=2
 		else
-			read -r _ hi _ why < <(mi_threads_expected "$nr" $((start)) \
-				"$compound" "$node" "")
-			if [ "$hi" -lt 2 ]; then
-				skip_why="$nr pages from PFN $start can only run on one"
-				skip_why+=" thread: $why"
-				[ "$rc" -ne 0 ] || rc=2
-			else
-				ktap_print_msg "$nr pages from PFN $start ran on $t thread(s)," \
-					"not 2 to $hi ($why)"
-				[ "$rc" -eq 1 ] || rc=4
-			fi
+			ktap_print_msg "$nr pages from PFN $start ran on $t thread(s)," \
+				"not 2 to $hi ($why)"
+			[ "$rc" -eq 1 ] || rc=4
 		fi
 	done <<<"$events"
 	return "$rc"
 }
 
 # digests OUT THREADS REQUEST TYPE ALTMAP COUNT BIND...: bind with REQUEST
-# (THREADS 1: with every CPU but one offline), check the backend and,
+# (THREADS 1: on one CPU, mi_limited wq=), check the backend and,
 # unless THREADS is empty, the threads (check_threads), and write the
 # digests of the ranges the events report to OUT.  Returns 2 when
 # check_threads does, 3 when it fails, 4 when the bind should be repeated.
@@ -168,7 +176,7 @@ digests() {
 	local out=$1 threads=$2 req=$3 type=$4 altmap=$5 count=$6 lim=
 	local want events e start nr poisoned rc=0
 	shift 6
-	[ "$threads" != 1 ] || lim="online=$ONE_CPU"
+	[ "$threads" != 1 ] || lim="wq=$ONE_CPU"
 	want=$(mi_expected_backend "$req" "$altmap")
 	mi_limited "$lim" "$@" "$req" || return 1
 	events=$(mi_trace_wait "${count#-}")

@@ -93,17 +93,23 @@ MI_TMP=
 MI_BIND_NS=0
 MI_DYNDBG=
 
-# Multithreaded init.  x86-64 has 4 KiB pages and 128 MiB sections
-# (PAGES_PER_SECTION); chunks are at least two sections.
+# Multithreaded init.  x86-64 has 4 KiB pages, 128 MiB sections
+# (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
+# sections' worth of struct pages.  Where the tails of compound pages share
+# vmemmap pages (no altmap, more than two vmemmap pages of struct pages a
+# compound page), memmap init writes two vmemmap pages of each: 128.
 MI_PAGE_SIZE=4096
 MI_SECTION_PAGES=32768
+MI_SHARED_WRITTEN=128
 # The online CPUs and, per node, its online CPUs and its online
 # housekeeping CPUs (mi_cpus_init).
 MI_CPUS=
 declare -A MI_NODE_ONLINE=() MI_NODE_HK=()
-# The CPUs mi_limited online= took offline, until it brings them back
-# (mi_cleanup does if the test is interrupted in between).
-MI_CPUS_OFF=()
+# The unbound workqueues' cpumask, and what it was before mi_limited wq=
+# changed it, until it puts it back (mi_cleanup does if the test is
+# interrupted in between).
+MI_WQ_CPUMASK=/sys/devices/virtual/workqueue/cpumask
+MI_WQ_SAVED=
 
 # ---------------------------------------------------------------- KTAP
 
@@ -163,7 +169,7 @@ mi_cleanup() {
 	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
 	[ -z "$MI_HMM_USED" ] || mi_hmm_unload
-	mi_cpus_online
+	mi_wq_restore
 	mi_pageref_off
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
@@ -870,18 +876,33 @@ mi_ns_node() {
 	if [[ "$n" =~ ^[0-9]+$ ]]; then echo "$n"; else echo -; fi
 }
 
+# mi_cpumask LIST: the CPUs of LIST as the kernel writes a cpumask: hex
+# words of 32 CPUs, the highest first, separated by commas.
+mi_cpumask() {
+	local c w n=0 out=
+	local -a words=()
+	for c in $(mi_cpulist "$1"); do
+		w=$((c / 32))
+		words[w]=$((${words[w]:-0} | (1 << (c % 32))))
+		[ "$w" -lt "$n" ] || n=$((w + 1))
+	done
+	for ((w = n - 1; w >= 0; w--)); do
+		out+=$(printf '%08x' "${words[w]:-0}")
+		[ "$w" -eq 0 ] || out+=,
+	done
+	echo "$out"
+}
+
 # mi_limited LIMIT CMD...: run CMD, a command or a function of this shell,
 # with this shell, and so every process CMD starts, held to LIMIT, then
 # lift it.  LIMIT is cpu=LIST (allowed only on the CPUs of LIST, as taskset
-# or a cpuset would), nice=N (nice value N, as nice would), online=LIST
-# (every other housekeeping CPU offline while CMD runs: for binds that do
-# not run in the task that asks for them, as pmem namespaces bind in
-# libnvdimm's worker; CPUs set apart by isolcpus= or nohz_full= stay, the
-# kernel does not count them) or "" (none).  Returns CMD's status; 1 when the limit cannot be set.
+# or a cpuset would), nice=N (nice value N, as nice would), wq=LIST (the
+# shell on the CPUs of LIST, and the unbound workqueues' workers too,
+# through MI_WQ_CPUMASK: for binds that do not run in the task that asks
+# for them, as pmem namespaces bind in libnvdimm's worker) or "" (none).
+# Returns CMD's status; 1 when the limit cannot be set.
 mi_limited() {
-	local lim=$1 pid=$BASHPID rc=0 cpus nice c
-	local -a off=()
-	local -A keep=()
+	local lim=$1 pid=$BASHPID rc=0 cpus nice mask
 	shift
 	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")
 	nice=$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f17)
@@ -889,41 +910,39 @@ mi_limited() {
 	'') ;;
 	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;
 	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
-	online=*)
-		for c in $(mi_cpulist "${lim#online=}") \
-			$(mi_cpulist "$(cat /sys/devices/system/cpu/isolated 2>/dev/null)") \
-			$(mi_cpulist "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)"); do
-			keep[$c]=1
-		done
-		for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online)"); do
-			[ -z "${keep[$c]:-}" ] || continue
-			if ! echo 0 2>/dev/null >"/sys/devices/system/cpu/cpu$c/online"; then
-				ktap_print_msg "cannot take CPU $c offline"
-				rc=1
-				break
-			fi
-			off+=("$c")
-			MI_CPUS_OFF=("${off[@]}")
-		done ;;
+	wq=*)
+		mask=$(mi_cpumask "${lim#wq=}")
+		if [ -z "$mask" ] || ! MI_WQ_SAVED=$(cat "$MI_WQ_CPUMASK" 2>/dev/null); then
+			ktap_print_msg "cannot limit the unbound workqueues: no CPUs" \
+				"'${lim#wq=}' or no $MI_WQ_CPUMASK"
+			return 1
+		fi
+		taskset -pc "${lim#wq=}" "$pid" >/dev/null || rc=1
+		if [ "$rc" -eq 0 ] && ! echo "$mask" 2>/dev/null >"$MI_WQ_CPUMASK"; then
+			ktap_print_msg "cannot limit the unbound workqueues to CPUs" \
+				"${lim#wq=} (mask $mask)"
+			rc=1
+		fi ;;
 	*) return 1 ;;
 	esac
 	[ "$rc" -ne 0 ] || "$@" || rc=$?
 	case "$lim" in
 	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
 	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
-	online=*) mi_cpus_online ;;
+	wq=*)
+		taskset -pc "$cpus" "$pid" >/dev/null
+		mi_wq_restore ;;
 	esac
 	return "$rc"
 }
 
-# mi_cpus_online: bring back the CPUs mi_limited online= took offline.
-mi_cpus_online() {
-	local c
-	for c in ${MI_CPUS_OFF[@]+"${MI_CPUS_OFF[@]}"}; do
-		echo 1 >"/sys/devices/system/cpu/cpu$c/online" ||
-			ktap_print_msg "cannot bring CPU $c back online"
-	done
-	MI_CPUS_OFF=()
+# mi_wq_restore: put back the unbound workqueues' cpumask mi_limited wq=
+# changed.
+mi_wq_restore() {
+	[ -n "$MI_WQ_SAVED" ] || return 0
+	echo "$MI_WQ_SAVED" 2>/dev/null >"$MI_WQ_CPUMASK" ||
+		ktap_print_msg "cannot put back $MI_WQ_CPUMASK: $MI_WQ_SAVED"
+	MI_WQ_SAVED=
 }
 
 # mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
@@ -934,7 +953,7 @@ mi_allowed() {
 	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
 	nice=$(sed 's/^.*) //' "/proc/$BASHPID/stat" | cut -d' ' -f17)
 	case "$lim" in
-	cpu=*|online=*) list=${lim#*=} ;;
+	cpu=*|wq=*) list=${lim#*=} ;;
 	nice=*) nice=${lim#nice=} ;;
 	esac
 	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
@@ -966,19 +985,37 @@ mi_compound_pages() {
 	echo $((a / MI_PAGE_SIZE))
 }
 
-# mi_threads_chunk COMPOUND: "MIN_CHUNK ALIGN", the kernel's chunking for
-# compound pages of COMPOUND pages: chunk boundaries at multiples of ALIGN,
-# the larger of COMPOUND and a section, and chunks of at least MIN_CHUNK,
-# two sections rounded up to ALIGN.
-mi_threads_chunk() {
-	local a=$MI_SECTION_PAGES
-	[ "$a" -ge "$1" ] || a=$1
-	echo "$(((2 * MI_SECTION_PAGES + a - 1) / a * a)) $a"
+# mi_compound_written COMPOUND ALTMAP: the struct pages memmap init writes
+# for each compound page of COMPOUND pages, with the memmap in an altmap
+# (ALTMAP 1) or not: all of them, or MI_SHARED_WRITTEN where the tails
+# share vmemmap pages.
+mi_compound_written() {
+	if [ "$2" = 0 ] && [ "$1" -gt "$MI_SHARED_WRITTEN" ]; then
+		echo "$MI_SHARED_WRITTEN"
+	else
+		echo "$1"
+	fi
 }
 
-# mi_threads_expected NR_PAGES START_PFN COMPOUND NODE LIMIT: "LO HI NID
-# WHY": the threads a memmap init of that range (compound pages of
-# COMPOUND pages, memory of NODE, "-" for unknown) may report when the
+# mi_threads_chunk COMPOUND ALTMAP: "MIN_CHUNK ALIGN", the kernel's
+# chunking for compound pages of COMPOUND pages (ALTMAP as for
+# mi_compound_written): chunk boundaries at multiples of ALIGN, the larger
+# of COMPOUND and a section, and chunks of at least MIN_CHUNK: the compound
+# pages that write two sections' worth of struct pages, rounded up to ALIGN.
+mi_threads_chunk() {
+	local a=$MI_SECTION_PAGES w min
+	[ "$a" -ge "$1" ] || a=$1
+	w=$(mi_compound_written "$1" "$2")
+	# Whole compound pages: round the count up before scaling it.
+	min=$(((2 * MI_SECTION_PAGES + w - 1) / w))
+	min=$((min * $1))
+	echo "$(((min + a - 1) / a * a)) $a"
+}
+
+# mi_threads_expected NR_PAGES START_PFN COMPOUND ALTMAP NODE LIMIT: "LO HI
+# NID WHY": the threads a memmap init of that range (compound pages of
+# COMPOUND pages, its memmap in an altmap if ALTMAP is 1, memory of NODE,
+# "-" for unknown) may report when the
 # binding task runs under LIMIT (mi_limited), the node it reports (NID,
 # "-" when it cannot be known here), and why.  No pages: no thread, and
 # the node is NODE.  Otherwise the node is mi_cpu_node NODE, and one
@@ -990,11 +1027,12 @@ mi_threads_chunk() {
 # the calling thread took every chunk does not count (padata), so only
 # tests that bind more than once can insist on two.
 mi_threads_expected() {
-	local nr=$1 start=$2 compound=$3 node=$4 lim=$5 chunk n hk allowed nice nid hi
+	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
+	local chunk n hk allowed nice nid hi
 	mi_cpus_init
 	nid=-
 	[ "$node" = - ] || nid=$(mi_cpu_node "$node")
-	read -r chunk _ < <(mi_threads_chunk "$compound")
+	read -r chunk _ < <(mi_threads_chunk "$compound" "$altmap")
 	read -r allowed nice < <(mi_allowed "$lim")
 	n=$((nr / chunk))
 	if [ "$nr" -eq 0 ]; then
@@ -1027,14 +1065,16 @@ mi_threads_expected() {
 }
 
 # mi_threads_check EVENTS COMPOUND NODE LIMIT: for each event of EVENTS
-# (one a line) whose threads or nid mi_threads_expected does not allow,
+# (one a line, its altmap field saying where its memmap is) whose threads
+# or nid mi_threads_expected does not allow,
 # print what is wrong, " ...;" each, all on one line; nothing if all are
 # allowed.
 mi_threads_check() {
-	local e t id nr start lo hi nid why
+	local e t id nr start altmap lo hi nid why
 	while IFS= read -r e; do
 		[ -n "$e" ] || continue
 		t=$(mi_field "$e" threads)
+		altmap=$(mi_field "$e" altmap)
 		id=$(mi_field "$e" nid)
 		nr=$(mi_field "$e" nr_pages)
 		start=$(mi_field "$e" start_pfn)
@@ -1042,28 +1082,28 @@ mi_threads_check() {
 			printf " no nr_pages or start_pfn in '%s';" "$e"
 			continue
 		fi
-		read -r lo hi nid why < <(mi_threads_expected "$nr" $((start)) "$2" "$3" "$4")
+		read -r lo hi nid why < <(mi_threads_expected "$nr" $((start)) "$2" \
+			"$altmap" "$3" "$4")
 		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
 			printf " threads=%s for %s pages from %s, want %s to %s (%s);" \
 				"$t" "$nr" "$start" "$lo" "$hi" "$why"
 		fi
-		# With CPUs offline (online=) the nearest node with CPUs may differ.
-		if [ "$nid" != - ] && [ "${4%%=*}" != online ] && [ "$id" != "$nid" ]; then
+		if [ "$nid" != - ] && [ "$id" != "$nid" ]; then
 			printf " nid=%s for %s pages from %s, want %s (memory of node %s);" \
 				"$id" "$nr" "$start" "$nid" "$3"
 		fi
 	done <<<"$1"
 }
 
-# mi_threads_chunks NR_PAGES START_PFN COMPOUND THREADS: "CHUNKS SIZE
+# mi_threads_chunks NR_PAGES START_PFN COMPOUND ALTMAP THREADS: "CHUNKS SIZE
 # FIRST": how padata cut a range that THREADS (2 or more) threads
 # initialized: about four chunks a thread and at least MIN_CHUNK pages
 # each, rounded up to ALIGN (mi_threads_chunk), ending at multiples of
 # SIZE, so that the first has FIRST pages, less than SIZE when the range
 # does not start at such a multiple.
 mi_threads_chunks() {
-	local nr=$1 start=$(($2)) t=$4 min align size first
-	read -r min align < <(mi_threads_chunk "$3")
+	local nr=$1 start=$(($2)) t=$5 min align size first
+	read -r min align < <(mi_threads_chunk "$3" "$4")
 	size=$((nr / (t * 4)))
 	[ "$size" -ge "$min" ] || size=$min
 	size=$(((size + align - 1) / align * align))

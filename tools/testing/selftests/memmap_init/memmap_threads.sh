@@ -9,19 +9,25 @@
 #
 # With the namespace (MEMMAP_INIT_NAMESPACE), reconfigured fsdax map=mem.
 # libnvdimm binds a namespace in its own worker, not in the task that
-# enables it, so that task's CPUs and nice value do not apply; the CPUs
-# that are online do:
-#   - with every CPU but the first offline, a bind runs on one thread;
-#   - with every CPU online, a bind runs on two threads or more when the
+# enables it, so that task's CPUs and nice value do not apply; the
+# unbound workqueues' cpumask (/sys/devices/virtual/workqueue/cpumask),
+# the control the admin guide names, does:
+#   - with the unbound workqueues on the first CPU, a bind runs on one
+#     thread;
+#   - without limits, a bind runs on two threads or more when the
 #     node's housekeeping CPUs and the range allow it (a helper that
 #     starts after the calling thread took every chunk does not count,
 #     so up to three binds are tried), and reports the namespace's node,
 #     or the nearest node with CPUs when it has none;
 #   - devdax align=1G: a bind on several threads writes the same struct
-#     pages as one with one CPU online (test_modules/test_memmap_digest.ko),
+#     pages as one on one CPU (test_modules/test_memmap_digest.ko),
 #     when the namespace holds three 1 GiB folios or more: chunk
 #     boundaries must fall on multiples of the folio, a boundary inside
-#     one would write a tail as a head.
+#     one would write a tail as a head;
+#   - devdax map=mem align=2M, whose folios' tails share vmemmap pages so
+#     that a chunk maps four times the pages it writes: several threads
+#     write the same struct pages as one, when the namespace holds two such
+#     chunks (more than 2 GiB).
 # With device-private memory mapped by test_modules/test_memmap_pgmap.ko,
 # whose memmap init runs in the task that writes the request:
 #   - from a task with nice 10, one thread;
@@ -91,16 +97,17 @@ if [ "$have_pgmap" = 1 ] && ! mi_config DEVICE_PRIVATE; then
 	pgmap_why="kernel built without CONFIG_DEVICE_PRIVATE"
 fi
 
-NS_ONE="fsdax map=mem: with one CPU online a bind runs on one thread"
+NS_ONE="fsdax map=mem: with the unbound workqueues on one CPU a bind runs on one thread"
 NS_MANY="fsdax map=mem: a bind runs on the threads its node allows, nid its node or the nearest"
 NS_1G="devdax align=1G: several threads write the same struct pages as one"
+NS_MEM2M="devdax map=mem align=2M: several threads write the same struct pages as one"
 PV_NICE="device-private from a task with nice 10: one thread"
 PV_NODES="device-private of each node, from the first CPU: one thread, nid that node or the nearest"
 PV_SMALL="device-private, 1 GiB of pages: several threads write the same struct pages as one"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 mi_kmsg_mark "threads start"
@@ -141,11 +148,13 @@ most() {
 # possible: "MOST WHY": the most threads mi_threads_expected allows for
 # the events to a task without limits, and its reason.
 possible() {
-	local e nr start hi w m=0 why=
+	local e nr start altmap hi w m=0 why=
 	while IFS= read -r e; do
 		nr=$(mi_field "$e" nr_pages)
 		start=$(mi_field "$e" start_pfn)
-		read -r _ hi _ w < <(mi_threads_expected "$nr" $((start)) "$compound" "$node" "")
+		altmap=$(mi_field "$e" altmap)
+		read -r _ hi _ w < <(mi_threads_expected "$nr" $((start)) "$compound" \
+			"$altmap" "$node" "")
 		[ "$hi" -le "$m" ] || m=$hi why=$w
 		[ -n "$why" ] || why=$w
 	done <<<"$events"
@@ -171,7 +180,7 @@ digest() {
 	fi
 }
 
-# same_as_one DESC UNBIND BIND...: bind with one CPU online and digest
+# same_as_one DESC UNBIND BIND...: bind on one CPU (wq=) and digest
 # (the reference), then without limits until a bind runs on two threads
 # or more (three tries), digest and compare.  Skips when the range can
 # only run on one thread here.
@@ -182,10 +191,10 @@ same_as_one() {
 		mi_skip "$desc" "$digest_why"
 		return
 	fi
-	if ! bound "online=$ONE_CPU" "$@" || ! expect "online=$ONE_CPU" ||
+	if ! bound "wq=$ONE_CPU" "$@" || ! expect "wq=$ONE_CPU" ||
 		! digest "$MI_TMP/ref"; then
 		"$unbind"
-		mi_result "$desc" 1 "no reference from a bind with one CPU online"
+		mi_result "$desc" 1 "no reference from a bind on one CPU"
 		return
 	fi
 	"$unbind"
@@ -232,11 +241,11 @@ ns_unbind() { mi_ns_disable; }
 ns_bind() { mi_ns_enable; }
 
 if [ "$have_ns" = 0 ]; then
-	for t in "$NS_ONE" "$NS_MANY" "$NS_1G"; do
+	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M"; do
 		mi_skip "$t" "$MI_NS_WHY"
 	done
 elif ! mi_ns_reconfig --mode=fsdax --map=mem; then
-	for t in "$NS_ONE" "$NS_MANY" "$NS_1G"; do
+	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M"; do
 		mi_result "$t" 1 "cannot configure $MI_NS as fsdax map=mem"
 	done
 else
@@ -246,7 +255,7 @@ else
 
 	mi_ns_disable
 	ok=0
-	if ! bound "online=$ONE_CPU" ns_bind || ! expect "online=$ONE_CPU" ||
+	if ! bound "wq=$ONE_CPU" ns_bind || ! expect "wq=$ONE_CPU" ||
 		[ "$(most)" != 1 ]; then
 		ok=1
 	fi
@@ -280,6 +289,20 @@ else
 		compound=$((1 << 18))
 		mi_ns_disable
 		same_as_one "$NS_1G" mi_ns_disable ns_bind
+	fi
+
+	# Two chunks of 2 MiB folios whose tails share vmemmap pages map
+	# 2 GiB (mi_threads_chunk), and map=mem puts no memmap in front.
+	compound=512
+	read -r chunk _ < <(mi_threads_chunk "$compound" 0)
+	if [ "${size:-0}" -lt $((2 * chunk * MI_PAGE_SIZE)) ]; then
+		why="$MI_NS holds ${size:-0} bytes; two chunks of $chunk pages need"
+		mi_skip "$NS_MEM2M" "$why more than $((2 * chunk * MI_PAGE_SIZE >> 30)) GiB"
+	elif ! mi_ns_reconfig --mode=devdax --map=mem --align=2M; then
+		mi_result "$NS_MEM2M" 1 "cannot configure $MI_NS as devdax map=mem align=2M"
+	else
+		mi_ns_disable
+		same_as_one "$NS_MEM2M" mi_ns_disable ns_bind
 	fi
 	mi_ns_reset
 fi
