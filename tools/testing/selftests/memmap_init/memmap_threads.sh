@@ -35,7 +35,13 @@
 #     only: one thread, and nid is that node or the nearest node with
 #     CPUs, not the first CPU's;
 #   - 1 GiB of pages of the node with the most housekeeping CPUs: several
-#     threads write the same struct pages as one.
+#     threads write the same struct pages as one;
+#   - a request the module must refuse (a size of 0 or not a multiple of
+#     the folio, an offset not a multiple of 2 MiB or past the folio, a
+#     node that is not online, an order too large, sizes that overflow,
+#     words that are not numbers, a line too long; a second mapping while
+#     one exists) fails with its errno, and nothing is mapped or bound,
+#     and the kernel reports nothing.
 # Last, the kernel log of all these binds holds no report (MI_REPORTS).
 #
 # The matrix runs this group in an ordinary guest (one node, 2 CPUs) and
@@ -104,10 +110,11 @@ NS_MEM2M="devdax map=mem align=2M: several threads write the same struct pages a
 PV_NICE="device-private from a task with nice 10: one thread"
 PV_NODES="device-private of each node, from the first CPU: one thread, nid that node or the nearest"
 PV_SMALL="device-private, 1 GiB of pages: several threads write the same struct pages as one"
+PV_BAD="test_memmap_pgmap refuses a bad request and maps nothing"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 mi_kmsg_mark "threads start"
@@ -318,8 +325,70 @@ pv_map() {
 }
 pv_unmap() { echo unmap >"$PGMAP"; }
 
+# pv_refused ERRNO REQUEST: writing REQUEST fails with ERRNO (its strerror
+# text), and the mapping the file reads back is still WANT; prints what
+# went wrong.
+pv_refused() {
+	local errno=$1 req=$2 err now
+	if echo "$req" 2>"$MI_TMP/pgmap.err" >"$PGMAP"; then
+		ktap_print_msg "'$req' was accepted"
+		return 1
+	fi
+	err=$(cat "$MI_TMP/pgmap.err")
+	now=$(cat "$PGMAP")
+	if [[ "$err" != *"$errno"* ]]; then
+		ktap_print_msg "'$req' failed with '$err', not '$errno'"
+		return 1
+	fi
+	if [ "$now" != "$want" ]; then
+		ktap_print_msg "after '$req' the module reads '$now', not '$want'"
+		return 1
+	fi
+}
+
+# pv_bad: every bad request fails with its errno and maps nothing: no
+# memmap init runs, the mapping (none, or the one already there) stays,
+# and the kernel reports nothing (a request that reached memory hotplug
+# before failing would WARN there).
+pv_bad() {
+	local n ok=0 r max=0 long reports
+	for n in $(mi_nodes); do [ "$n" -le "$max" ] || max=$n; done
+	long=$(printf '%080d' 2)
+	mi_trace_clear
+	mi_kmsg_mark "bad pgmap requests"
+	want=none
+	for r in "0 $node 0 0" "3 $node 9 0" "4 $node 9 1" "4 $node 9 2" \
+		"2 $((max + 1)) 0 0" "2 -1 0 0" "2 $node 4096 0" \
+		"17592186044416 $node 0 0" "18446744073709551615 $node 0 0" \
+		"2 $node 9 18446744073709551614" "two $node 0 0" "2 $node 0" \
+		"$long $node 0 0" "unmapped"; do
+		pv_refused "Invalid argument" "$r" || ok=1
+	done
+	if pv_map 2 "$node" 0 0; then
+		want=$(cat "$PGMAP")
+		pv_refused "Device or resource busy" "2 $node 0 0" || ok=1
+		pv_unmap
+		mi_trace_wait 1 >/dev/null
+	else
+		ok=1
+	fi
+	# Only the good mapping may have run memmap init.
+	n=$(grep -c 'memmap_init_zone_device:' "$MI_TRACE/trace")
+	if [ "$n" -ne 1 ]; then
+		ktap_print_msg "$n memmap inits ran, want 1 (the good mapping's)"
+		ok=1
+	fi
+	[ "$(cat "$PGMAP")" = none ] || { ktap_print_msg "still mapped after unmap"; ok=1; }
+	reports=$(mi_dmesg_since "bad pgmap requests" | grep -E "$MI_REPORTS")
+	if [ -n "$reports" ]; then
+		ktap_print_msg "the kernel log has: $(head -n 3 <<<"$reports")"
+		ok=1
+	fi
+	mi_result "$PV_BAD" $ok
+}
+
 if [ "$have_pgmap" = 0 ]; then
-	for t in "$PV_NICE" "$PV_NODES" "$PV_SMALL"; do
+	for t in "$PV_NICE" "$PV_NODES" "$PV_SMALL" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
@@ -359,6 +428,8 @@ else
 		[ "${MI_NODE_HK[$n]}" -le "${MI_NODE_HK[$node]:-0}" ] || node=$n
 	done
 	same_as_one "$PV_SMALL" pv_unmap pv_map 1024 "$node" 0 0
+
+	pv_bad
 fi
 
 mi_log_clean "threads start" "$LOG"

@@ -3,8 +3,9 @@
  * Map device-private memory of a chosen size, node, folio order and start
  * offset, so that the memmap_init selftests can bind ranges no driver
  * makes: compound pages larger than a chunk of the multithreaded memmap
- * init, a range that does not start at a compound page boundary, memory
- * of a given node (see memmap_threads.sh).  Nothing backs the pages: they
+ * init, a range that does not start at a compound page boundary (the
+ * tests map none: vmemmap optimization assumes aligned heads), memory of
+ * a given node (see memmap_threads.sh).  Nothing backs the pages: they
  * exist for memmap_init_zone_device() and test_memmap_digest.ko only.
  *
  * Write "SIZE_MB NID ORDER OFFSET_MB" to /sys/kernel/debug/test_memmap_pgmap
@@ -16,7 +17,8 @@
  *   start_pfn 0x1040200 nr_pages 262144 nid 1 order 10
  *
  * SIZE_MB must be a multiple of the folio size and OFFSET_MB of 2 MiB (a
- * memory hotplug subsection); NID must be online.
+ * memory hotplug subsection); NID must be online.  Anything else is
+ * refused with -EINVAL (-EBUSY while a mapping exists) and maps nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,6 +30,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
+#include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -65,16 +68,19 @@ static void pgmap_unmap(void)
 static int pgmap_map(unsigned long size_mb, int nid, unsigned int order,
 		     unsigned long offset_mb)
 {
-	u64 folio = PAGE_SIZE << order;
-	u64 size = (u64)size_mb * SZ_1M;
-	u64 offset = (u64)offset_mb * SZ_1M;
+	u64 folio, size, offset;
 	struct resource *res;
 	void *ret;
 
 	if (pgmap_res)
 		return -EBUSY;
-	if (!size_mb || order > MAX_FOLIO_ORDER || !IS_ALIGNED(size, folio) ||
-	    !IS_ALIGNED(offset, SZ_2M) || offset >= folio ||
+	if (!size_mb || order > MAX_FOLIO_ORDER ||
+	    check_mul_overflow((u64)size_mb, (u64)SZ_1M, &size) ||
+	    check_mul_overflow((u64)offset_mb, (u64)SZ_1M, &offset))
+		return -EINVAL;
+	folio = PAGE_SIZE << order;
+	if (!IS_ALIGNED(size, folio) || !IS_ALIGNED(offset, SZ_2M) ||
+	    offset >= folio || size > U64_MAX - folio - offset ||
 	    nid < 0 || nid >= MAX_NUMNODES || !node_online(nid))
 		return -EINVAL;
 
