@@ -1337,7 +1337,10 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
  * The smallest chunk, in pages of the range, that writes
  * ZONE_DEVICE_MEMMAP_MIN_CHUNK struct pages.  Where the tails of a compound
  * page share vmemmap pages (compound_nr_pages()), a compound page writes
- * fewer struct pages than it maps, so the chunk maps more pages.
+ * fewer struct pages than it maps, so the chunk maps more pages.  The first
+ * page decides: a range that starts in a boot section, whose first compound
+ * pages share nothing, gets the smaller chunk, which costs at most a few
+ * helpers that find little to do.
  */
 static unsigned long
 zone_device_memmap_min_chunk(unsigned long pfn,

@@ -97,7 +97,11 @@ MI_DYNDBG=
 # (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
 # sections' worth of struct pages.  Where the tails of compound pages share
 # vmemmap pages (no altmap, more than two vmemmap pages of struct pages a
-# compound page), memmap init writes two vmemmap pages of each: 128.
+# compound page: vmemmap_can_optimize()), memmap init writes two vmemmap
+# pages of each: 128.  Kernels whose struct page is not 64 bytes (KMSAN)
+# share none, and have only the slow path on one thread anyway.  A range
+# starting in a boot section (compound_nr_pages()'s early_section()) would
+# share none either: no guest has one.
 MI_PAGE_SIZE=4096
 MI_SECTION_PAGES=32768
 MI_SHARED_WRITTEN=128
@@ -911,8 +915,17 @@ mi_limited() {
 	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;
 	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
 	wq=*)
+		if [ -n "$MI_WQ_SAVED" ]; then
+			ktap_print_msg "mi_limited wq= inside mi_limited wq=: refused"
+			return 1
+		fi
 		mask=$(mi_cpumask "${lim#wq=}")
-		if [ -z "$mask" ] || ! MI_WQ_SAVED=$(cat "$MI_WQ_CPUMASK" 2>/dev/null); then
+		# Save what the administrator asked for, not the effective mask
+		# (less the isolated CPUs), which writing back would narrow.
+		if [ -z "$mask" ] ||
+			! MI_WQ_SAVED=$(cat "${MI_WQ_CPUMASK}_requested" 2>/dev/null ||
+				cat "$MI_WQ_CPUMASK" 2>/dev/null) || [ -z "$MI_WQ_SAVED" ]; then
+			MI_WQ_SAVED=
 			ktap_print_msg "cannot limit the unbound workqueues: no CPUs" \
 				"'${lim#wq=}' or no $MI_WQ_CPUMASK"
 			return 1
@@ -931,17 +944,20 @@ mi_limited() {
 	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
 	wq=*)
 		taskset -pc "$cpus" "$pid" >/dev/null
-		mi_wq_restore ;;
+		mi_wq_restore || rc=1 ;;
 	esac
 	return "$rc"
 }
 
 # mi_wq_restore: put back the unbound workqueues' cpumask mi_limited wq=
-# changed.
+# changed.  False, keeping MI_WQ_SAVED for mi_cleanup to try again, when
+# the write fails.
 mi_wq_restore() {
 	[ -n "$MI_WQ_SAVED" ] || return 0
-	echo "$MI_WQ_SAVED" 2>/dev/null >"$MI_WQ_CPUMASK" ||
+	if ! echo "$MI_WQ_SAVED" 2>/dev/null >"$MI_WQ_CPUMASK"; then
 		ktap_print_msg "cannot put back $MI_WQ_CPUMASK: $MI_WQ_SAVED"
+		return 1
+	fi
 	MI_WQ_SAVED=
 }
 

@@ -302,7 +302,7 @@ else
 	# 2 GiB (mi_threads_chunk), and map=mem puts no memmap in front.
 	compound=512
 	read -r chunk _ < <(mi_threads_chunk "$compound" 0)
-	if [ "${size:-0}" -lt $((2 * chunk * MI_PAGE_SIZE)) ]; then
+	if [ "${size:-0}" -le $((2 * chunk * MI_PAGE_SIZE)) ]; then
 		why="$MI_NS holds ${size:-0} bytes; two chunks of $chunk pages need"
 		mi_skip "$NS_MEM2M" "$why more than $((2 * chunk * MI_PAGE_SIZE >> 30)) GiB"
 	elif ! mi_ns_reconfig --mode=devdax --map=mem --align=2M; then
@@ -326,8 +326,8 @@ pv_map() {
 pv_unmap() { echo unmap >"$PGMAP"; }
 
 # pv_refused ERRNO REQUEST: writing REQUEST fails with ERRNO (its strerror
-# text), and the mapping the file reads back is still WANT; prints what
-# went wrong.
+# text), and the mapping the file reads back is still $want (pv_bad's);
+# prints what went wrong.
 pv_refused() {
 	local errno=$1 req=$2 err now
 	if echo "$req" 2>"$MI_TMP/pgmap.err" >"$PGMAP"; then
@@ -351,7 +351,7 @@ pv_refused() {
 # and the kernel reports nothing (a request that reached memory hotplug
 # before failing would WARN there).
 pv_bad() {
-	local n ok=0 r max=0 long reports
+	local n ok=0 r max=0 long reports want
 	for n in $(mi_nodes); do [ "$n" -le "$max" ] || max=$n; done
 	long=$(printf '%080d' 2)
 	mi_trace_clear
@@ -374,7 +374,7 @@ pv_bad() {
 	fi
 	# Only the good mapping may have run memmap init.
 	n=$(grep -c 'memmap_init_zone_device:' "$MI_TRACE/trace")
-	if [ "$n" -ne 1 ]; then
+	if [ "${n:-0}" -ne 1 ]; then
 		ktap_print_msg "$n memmap inits ran, want 1 (the good mapping's)"
 		ok=1
 	fi

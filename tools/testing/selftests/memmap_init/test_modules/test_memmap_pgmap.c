@@ -17,8 +17,11 @@
  *   start_pfn 0x1040200 nr_pages 262144 nid 1 order 10
  *
  * SIZE_MB must be a multiple of the folio size and OFFSET_MB of 2 MiB (a
- * memory hotplug subsection); NID must be online.  Anything else is
- * refused with -EINVAL (-EBUSY while a mapping exists) and maps nothing.
+ * memory hotplug subsection); NID must be online.  A request that breaks
+ * these rules, or whose numbers overflow, is refused with -EINVAL (-EBUSY
+ * while a mapping exists); one too large for free physical address space
+ * fails with the error of request_free_mem_region() or memremap_pages().
+ * A refused or failed request maps nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
