@@ -14,7 +14,7 @@ CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-off
 
 .PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep
+	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base
 
 #@ usage: make [TARGET] [VAR=value]...
 #@
@@ -59,6 +59,27 @@ OUT ?= $(CACHE)/send
 #: the series with your git identity and Cc: lines, for git send-email (OUT)
 send-prep: deps
 	$(H)/send-prep.sh "$(OUT)"
+
+NDCTL_OUT ?= $(CACHE)/send-ndctl
+#: the same for the companion ndctl series of patches/ndctl/ (NDCTL_OUT)
+send-prep-ndctl: deps
+	$(H)/send-prep.sh --ndctl "$(NDCTL_OUT)"
+
+#: the ndctl selftest group on unpatched 7.3.4 (a kernel without the attribute)
+check-ndctl-base: deps
+	$(H)/check-ndctl-base.sh
+
+#: build ndctl 81 with patches/ndctl/ (install root: MZ_CACHE/build/ndctl-root)
+ndctl: deps
+	$(H)/build-ndctl.sh
+
+#: the git ndctl tree: ndctl 81 + one commit per patch of patches/ndctl/
+ndctl-tree: deps
+	$(H)/ndctl-tree.sh apply
+
+#: regenerate patches/ndctl/ from the ndctl tree's commits
+ndctl-export:
+	$(H)/ndctl-tree.sh export
 
 #: install the Debian packages the project needs (harness/deps.sh)
 deps:
@@ -113,6 +134,7 @@ probe:
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
+#= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)
 #= PROBE_ARGS     probe: harness/store-probe.sh options
 #@
 #@ Environment (defaults in harness/lib.sh, its "Configuration" block):
@@ -122,7 +144,10 @@ probe:
 #= LINUX_SRC      your own 7.3.y tree as the base instead of Debian's linux-source-7.3
 #= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
 #= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
-#= MZ_FORCE       1: tree.sh discards kernel-tree commits that were never exported
+#= MZ_FORCE       1: tree.sh and ndctl-tree.sh discard commits that were never exported
+#= MZ_NDCTL_TREE  the git ndctl tree of patches/ndctl/ (default $MZ_CACHE/ndctl)
+#= MZ_NDCTL_TARBALL  an ndctl_81.orig.tar.gz you downloaded, instead of fetching it
+#= MZ_NDCTL_SHA256  the sha256 that tarball must have (default: Debian's ndctl 81)
 #= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM once per kernel)
 #= MZ_KVM_DEV     the KVM device (default /dev/kvm)
 #= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)

@@ -11,7 +11,8 @@
 #                built), instead of running build-kernel.sh stream-off
 #
 #   checkpatch  scripts/checkpatch.pl --strict on every patch: no output but
-#               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh)
+#               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
+#               also on the ndctl series in patches/ndctl/ (--no-tree)
 #   bisect      every patch builds on its own with the stream-off config
 #               (incremental builds in one O= directory, one per commit)
 #   sparse      make C=2 on the C files the series touches, base vs series:
@@ -54,7 +55,7 @@ mkdir -p "$MZ_LOGS"
 
 # MZ_PATCHES: check the series in this directory instead of patches/.
 checkpatch() {
-	local p out bad=0 dir plist
+	local p out bad=0 dir plist n
 	dir=$(cd "$MZ_PATCHES" && pwd) || die "no patches directory $MZ_PATCHES"
 	[ -f "$dir/series" ] || die "$dir/series missing"
 	mz_series_patches plist "$dir"
@@ -66,8 +67,19 @@ checkpatch() {
 			bad=1
 		fi
 	done
+	# The companion ndctl series follows the kernel's coding style
+	# (ndctl's CONTRIBUTING.md); ndctl is not a kernel tree: --no-tree.
+	n=${#plist[@]}
+	mz_series_patches plist "$dir/ndctl"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		out=$(mz_checkpatch "$tree" "$dir/ndctl/$p" --no-tree)
+		if [ -n "$out" ]; then
+			printf 'ndctl/%s:\n%s\n' "$p" "$out" >&2
+			bad=1
+		fi
+	done
 	[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above"
-	info "checkpatch --strict: clean on every patch"
+	info "checkpatch --strict: clean on every patch ($n kernel, ${#plist[@]} ndctl)"
 }
 
 # A worktree that can move between commits without touching the main tree.

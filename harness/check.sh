@@ -12,8 +12,12 @@
 #               the steps below take it as it is (MZ_TREE_APPLIED)
 #   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
 #   checkpatch  checkpatch.pl --strict is silent on every patch (but for
-#               the Originally-by: tag, see mz_checkpatch in lib.sh)
+#               the Originally-by: tag, see mz_checkpatch in lib.sh), the
+#               ndctl series' included
 #   kernel      the series builds (variant stream-off)
+#   ndctl       the companion ndctl series applies to ndctl 81 (fetched
+#               from Debian and verified) and builds (build-ndctl.sh);
+#               the matrix's guests run it
 #   codegen     the template copies compile to what the series promises
 #   bats        host-side harness tests, VM tests included
 #   smoke       the guest smoke test: fsdax, devdax, device-private
@@ -80,10 +84,13 @@ step checkpatch "$H/check-series.sh" checkpatch
 build=
 kernel() { build=$("$H/build-kernel.sh" stream-off); }
 step kernel kernel
+ndctl_root=
+build_ndctl() { ndctl_root=$("$H/build-ndctl.sh"); }
+step ndctl build_ndctl
 
 if [ -n "$build" ]; then
 	step codegen "$H/check-series.sh" --build "$build" codegen
-	MZ_TEST_BUILD=$build step bats bats "$MZ_ROOT/tests/bats"
+	MZ_TEST_BUILD=$build step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
 	smoke() {
 		local initrd=$MZ_CACHE/initramfs/check-smoke.cpio.gz
 		"$H/initramfs.sh" "$build" "$initrd" >/dev/null &&
@@ -91,10 +98,14 @@ if [ -n "$build" ]; then
 	}
 	step smoke smoke
 	if [ "$MZ_CHECK_QUICK" != 1 ] && [ -x "$H/matrix.sh" ]; then
-		step matrix "$H/matrix.sh"
+		if [ -n "$ndctl_root" ]; then
+			step matrix "$H/matrix.sh" --ndctl "$ndctl_root"
+		else
+			step matrix "$H/matrix.sh"
+		fi
 	fi
 else
-	step bats bats "$MZ_ROOT/tests/bats"
+	step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
 fi
 
 if [ "$failed" -gt 0 ]; then

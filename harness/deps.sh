@@ -22,12 +22,16 @@ usage() {
 # bison libelf-dev libssl-dev bc gcc make perl (kernel builds), cpio
 # (initramfs.sh), xz-utils (fetch-base.sh), rsync (headers for the
 # selftests), jq (matrix.sh, bench.sh), git (tree.sh), sparse
-# gcc-aarch64-linux-gnu python3-ply python3-git (check-series.sh).
+# gcc-aarch64-linux-gnu python3-ply python3-git (check-series.sh), meson
+# ninja-build pkg-config and the -dev packages after them (build-ndctl.sh:
+# ndctl's build dependencies).
 pkgs=(
 	qemu-system-x86 ndctl daxctl bats shellcheck ccache
 	busybox-static flex bison libelf-dev libssl-dev bc cpio kmod xz-utils
 	e2fsprogs rsync jq gcc make perl git
 	sparse gcc-aarch64-linux-gnu python3-ply python3-git
+	meson ninja-build pkg-config libkmod-dev libudev-dev uuid-dev libjson-c-dev
+	libkeyutils-dev libiniparser-dev libtraceevent-dev libtracefs-dev
 )
 
 need_tool dpkg-query dpkg

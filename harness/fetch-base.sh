@@ -22,25 +22,9 @@ usage() {
 	exit 2
 }
 
-# The first Debian mirror URI configured on this host (deb822 or one-line).
-host_mirror() {
-	local f uri=
-	# shellcheck disable=SC2086 # a list of files and globs (lib.sh)
-	for f in $MZ_APT_SOURCES; do
-		[ -r "$f" ] || continue
-		uri=$(awk '
-			/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }
-			/^deb[ \t]/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\/.*\/debian\/?$/) { print $i; exit } }
-		' "$f")
-		[ -n "$uri" ] && break
-	done
-	[ -n "$uri" ] || die "no Debian mirror found in the host's apt sources; set MZ_APT_SOURCES to a sources file naming one, or fetch the .deb yourself and set MZ_DEB_FILE"
-	echo "${uri%/}"
-}
-
 case "${1:-}" in
 "") ;;
---print-mirror) host_mirror; exit 0 ;;
+--print-mirror) mz_host_mirror; exit 0 ;;
 *) usage ;;
 esac
 
@@ -60,25 +44,10 @@ mkdir -p "$MZ_CACHE/dl"
 deb=${MZ_DEB_FILE:-$MZ_CACHE/dl/${MZ_DEB_PACKAGE}_${MZ_DEB_VERSION/\~/%7e}_all.deb}
 
 if [ ! -f "$deb" ]; then
-	need_tool apt-get apt
-	mirror=$(host_mirror)
-	apt_dir=$MZ_CACHE/apt
-	mkdir -p "$apt_dir/lists/partial"
-	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	[ -r "$keyring" ] || die "$keyring missing; install Debian package debian-archive-keyring"
-	printf 'deb [signed-by=%s] %s %s main\n' "$keyring" "$mirror" "$MZ_DEB_SUITE" >"$apt_dir/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	      -o "Dir::Etc::SourceParts=/nonexistent"
-	      -o "Dir::State::Lists=$apt_dir/lists"
-	      -o "Dir::Cache=$apt_dir/cache"
-	      -o "APT::Sandbox::User=root")
-	mkdir -p "$apt_dir/cache/archives/partial"
-	info "updating a private package list for $MZ_DEB_SUITE from the host's mirror"
-	: >"$apt_dir/update.log"
-	mz_run "$apt_dir/update.log" apt-get "${opts[@]}" -q update ||
-		die "apt-get update for $MZ_DEB_SUITE failed (see $apt_dir/update.log); check network access to the host's Debian mirror"
+	apt_opts=()
+	mz_private_apt apt_opts "$MZ_CACHE/apt" deb "$MZ_DEB_SUITE"
 	info "downloading $MZ_DEB_PACKAGE=$MZ_DEB_VERSION (~190 MB)"
-	(cd "$MZ_CACHE/dl" && apt-get "${opts[@]}" download "$MZ_DEB_PACKAGE=$MZ_DEB_VERSION" >&2) ||
+	(cd "$MZ_CACHE/dl" && apt-get "${apt_opts[@]}" download "$MZ_DEB_PACKAGE=$MZ_DEB_VERSION" >&2) ||
 		die "$MZ_DEB_PACKAGE $MZ_DEB_VERSION is not served by $MZ_DEB_SUITE any more; download it by hand and set MZ_DEB_FILE=/path/to.deb, or use your own 7.3.y tree with LINUX_SRC=/path"
 	deb=$(find "$MZ_CACHE/dl" -maxdepth 1 -name "${MZ_DEB_PACKAGE}_*.deb" | head -n 1)
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# initramfs.sh [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz: make the guest
-# initramfs for the kernel built in BUILD_DIR (see build-kernel.sh).
+# initramfs.sh [--ndctl ROOT] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz:
+# make the guest initramfs for the kernel built in BUILD_DIR (see
+# build-kernel.sh).
 #
 # Contents (merged-/usr layout: /bin, /sbin, /lib, /lib64 link into /usr):
 #   /init                    guest/init (PID 1)
@@ -12,7 +13,9 @@
 #                            tree BUILD_DIR was built from, BUILD_DIR/source)
 #   busybox (static) and its applet links, bash, kmod (modprobe & co.),
 #   ndctl, daxctl, mkfs.ext4, with every shared library ldd names and the
-#   ELF interpreter
+#   ELF interpreter; ndctl and daxctl are Debian's (this host's), or with
+#   --ndctl ROOT the ones build-ndctl.sh installed in ROOT (the patched
+#   ndctl, whose libndctl and libdaxctl replace Debian's)
 #   /lib/modules/RELEASE/    BUILD_DIR/modroot, depmod'ed for the release in
 #                            BUILD_DIR/include/config/kernel.release
 #
@@ -31,11 +34,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz" >&2
+	echo "usage: ${0##*/} [--ndctl ROOT] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz" >&2
 	exit 2
 }
 
 adds=()
+ndctl_root=
 pos=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -46,6 +50,9 @@ while [ $# -gt 0 ]; do
 	--add=*)
 		case "${1#--add=}" in ?*:/?*) ;; *) usage ;; esac
 		adds+=("${1#--add=}"); shift ;;
+	--ndctl)
+		{ [ $# -ge 2 ] && [ -n "$2" ]; } || usage
+		ndctl_root=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) usage ;;
 	*) pos+=("$1"); shift ;;
@@ -73,6 +80,15 @@ done
 for a in ${adds[@]+"${adds[@]}"}; do
 	[ -e "${a%%:*}" ] || die "--add $a: ${a%%:*} does not exist"
 done
+ndctl_libs=
+if [ -n "$ndctl_root" ]; then
+	for t in ndctl daxctl; do
+		[ -x "$ndctl_root/usr/bin/$t" ] ||
+			die "--ndctl $ndctl_root: no usr/bin/$t in it (an install root of harness/build-ndctl.sh)"
+	done
+	ndctl_libs=$(find "$ndctl_root/usr/lib" -maxdepth 2 -name 'libndctl.so.*' -printf '%h\n' | head -n 1)
+	[ -n "$ndctl_libs" ] || die "--ndctl $ndctl_root: no libndctl.so under usr/lib in it"
+fi
 
 ksrc=${MZ_KSRC:-}
 if [ -z "$ksrc" ]; then
@@ -107,6 +123,11 @@ stamp=$({
 	for t in busybox bash kmod ndctl daxctl mkfs.ext4; do
 		sha256sum <"$(PATH=$PATH:/usr/sbin:/sbin command -v "$t")"
 	done
+	if [ -n "$ndctl_root" ]; then
+		echo "--ndctl"
+		hash_tree "$ndctl_root/usr/bin"
+		hash_tree "$ndctl_libs"
+	fi
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$output" ] && [ "$(cat "$output.stamp" 2>/dev/null)" = "$stamp" ]; then
 	info "reusing $output (its inputs are unchanged)"
@@ -144,8 +165,16 @@ copy_bin() {
 copy_bin "$(command -v busybox)" /usr/bin/busybox
 copy_bin "$(command -v bash)" /usr/bin/bash
 copy_bin "$(command -v kmod)" /usr/bin/kmod
-copy_bin "$(command -v ndctl)" /usr/bin/ndctl
-copy_bin "$(command -v daxctl)" /usr/bin/daxctl
+if [ -n "$ndctl_root" ]; then
+	# Its libraries first, where Debian's would go: copy_libs keeps them.
+	mkdir -p "$stage${ndctl_libs#"$ndctl_root"}"
+	cp -a "$ndctl_libs"/lib*.so* "$stage${ndctl_libs#"$ndctl_root"}/"
+	copy_bin "$ndctl_root/usr/bin/ndctl" /usr/bin/ndctl
+	copy_bin "$ndctl_root/usr/bin/daxctl" /usr/bin/daxctl
+else
+	copy_bin "$(command -v ndctl)" /usr/bin/ndctl
+	copy_bin "$(command -v daxctl)" /usr/bin/daxctl
+fi
 copy_bin "$(command -v mkfs.ext4)" /usr/sbin/mkfs.ext4
 for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	ln -s ../bin/kmod "$stage/usr/sbin/$t"

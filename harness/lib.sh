@@ -51,6 +51,8 @@ MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v8}
 # Where the matrix and the benchmark write their JSON.
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
+# The git ndctl tree with patches/ndctl/ applied as commits.
+MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
 # Also read, without a default here:
 #   LINUX_SRC (your own 7.3.y tree as the base, tree.sh)
 #   MZ_DEB_FILE (a linux-source-7.3 .deb you downloaded, fetch-base.sh)
@@ -59,6 +61,8 @@ BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 #   MZ_VM_DIR (the NVDIMM backing files; default $MZ_CACHE/vm for vm.sh,
 #     $MZ_CACHE/vm-bench for bench.sh)
 #   MZ_DEB_SHA256 (the .deb's checksum, default below)
+#   MZ_NDCTL_SHA256 (ndctl's orig tarball's checksum, default below)
+#   MZ_NDCTL_TARBALL (an ndctl orig tarball you downloaded, fetch-ndctl.sh)
 #   MZ_TEST_BUILD (the kernel the bats tests boot: check.sh passes the
 #     one it built; without it they skip their VM tests)
 # and one that is not a setting: check.sh exports MZ_TREE_APPLIED to the
@@ -73,6 +77,14 @@ MZ_DEB_VERSION=7.3.4-1~bpo13+1
 MZ_DEB_SUITE=trixie-backports
 MZ_DEB_SHA256=${MZ_DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
 MZ_BASE_TAG=v$MZ_BASE_VERSION-base
+
+# The companion ndctl series (patches/ndctl/) applies to this ndctl
+# release: the newest whose source Debian serves these machines (trixie's
+# orig tarball; sid's newer one is refused), fetched by fetch-ndctl.sh.
+MZ_NDCTL_VERSION=81
+MZ_NDCTL_SUITE=trixie
+MZ_NDCTL_SHA256=${MZ_NDCTL_SHA256:-e40784687ac2d0c176748c9ffb8bde541a12301b6fedb607a9a70c8fd1f94929}
+MZ_NDCTL_TAG=ndctl-v$MZ_NDCTL_VERSION-base
 
 mz_ts() { date +%H:%M:%S; }
 
@@ -239,7 +251,8 @@ series_stamp() {
 	} | sha256sum | cut -d' ' -f1
 }
 
-# mz_checkpatch TREE PATCH: scripts/checkpatch.pl --strict on PATCH, run
+# mz_checkpatch TREE PATCH [OPTION]...: scripts/checkpatch.pl --strict
+# (and OPTIONs, e.g. --no-tree for the ndctl series) on PATCH, run
 # from inside the kernel tree TREE (so that its git lookups and its
 # CamelCase cache belong to the kernel's repository), printing what it
 # reports except one warning: "Non-standard signature: Originally-by:".
@@ -248,9 +261,52 @@ series_stamp() {
 # of signatures lacks; every other report is printed.  spdxcheck.py needs
 # Debian's python3 (python3-ply, python3-git).
 mz_checkpatch() {
-	{ (cd "$1" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$2" 2>&1) || true; } |
+	local tree=$1 patch=$2
+	shift 2
+	{ (cd "$tree" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$@" "$patch" 2>&1) || true; } |
 		awk 'BEGIN { RS = ""; ORS = "\n\n" }
 		     /^WARNING: Non-standard signature: Originally-by:\n[^\n]*\nOriginally-by: [^\n]*$/ { next }
 		     /^total: [0-9]+ errors, [0-9]+ warnings, / { next }
 		     { print }'
+}
+
+# mz_host_mirror: the first Debian mirror URI of the host's apt sources
+# (MZ_APT_SOURCES, deb822 or one-line), without a trailing slash.
+mz_host_mirror() {
+	local f uri=
+	# shellcheck disable=SC2086 # a list of files and globs
+	for f in $MZ_APT_SOURCES; do
+		[ -r "$f" ] || continue
+		uri=$(awk '
+			/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }
+			/^deb[ \t]/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\/.*\/debian\/?$/) { print $i; exit } }
+		' "$f")
+		[ -n "$uri" ] && break
+	done
+	[ -n "$uri" ] || die "no Debian mirror found in the host's apt sources; set MZ_APT_SOURCES to a sources file naming one"
+	echo "${uri%/}"
+}
+
+# mz_private_apt ARRAY DIR TYPE SUITE: set up a private apt state in DIR
+# (its own sources list, package lists and cache: the host's apt setup is
+# not touched) with one TYPE ("deb" or "deb-src") line for SUITE's main
+# component on the host's mirror, update it, and set ARRAY to the apt-get
+# options that use it.
+mz_private_apt() {
+	local -n _mzpa=$1
+	local dir=$2 type=$3 suite=$4 mirror keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	need_tool apt-get apt
+	mirror=$(mz_host_mirror)
+	[ -r "$keyring" ] || die "$keyring missing; install Debian package debian-archive-keyring"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	printf '%s [signed-by=%s] %s %s main\n' "$type" "$keyring" "$mirror" "$suite" >"$dir/sources.list"
+	_mzpa=(-o "Dir::Etc::SourceList=$dir/sources.list"
+	       -o "Dir::Etc::SourceParts=/nonexistent"
+	       -o "Dir::State::Lists=$dir/lists"
+	       -o "Dir::Cache=$dir/cache"
+	       -o "APT::Sandbox::User=root")
+	info "updating a private package list ($type $suite) from the host's mirror"
+	: >"$dir/update.log"
+	mz_run "$dir/update.log" apt-get "${_mzpa[@]}" -q update ||
+		die "apt-get update for $suite failed (see $dir/update.log); check network access to the host's Debian mirror"
 }

@@ -6,21 +6,22 @@
 #
 #   matrix.sh [--variants LIST] [--params LIST] [--full] [--jobs N]
 #             [--timeout S] [--boot-timeout S] [--append TEXT]
-#             [--summary FILE] [--logs DIR]
+#             [--summary FILE] [--logs DIR] [--ndctl ROOT|distro]
 #             [--build DIR] [--guest-test NAME] [--add SRC:DST]
 #
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
 #               VARIANT:P1+P2... to run it with those cells only (default
 #               stream-n,stream-off,stream-altmap and
-#               stream-on:none+off+altmap+on+bogus+safe+numa, or without --params
+#               stream-on:none+off+altmap+on+bogus+safe+numa+distro, or without --params
 #               the four with --params' list; make check-debug runs
 #               debug-vm:none+altmap+on and debug:none+on with --full)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
 #               altmap, on, bogus (an invalid word), safe (no parameter,
 #               guest/tests/guard: the target given no device) and numa
 #               (no parameter, the threads group on a NUMA guest: see
-#               below) (default: the first five), for the variants without
-#               their own list
+#               below) and distro (no parameter, Debian's ndctl instead
+#               of --ndctl's: see below) (default: the first five), for
+#               the variants without their own list
 #   --full      every group of the target in every cell (default: see
 #               "Which groups" below)
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
@@ -35,6 +36,11 @@
 #   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
 #               emptied first, so it must be empty, missing or made by
 #               matrix.sh: it holds a .mz-matrix-logs marker)
+#   --ndctl     the ndctl the guests run: an install root of
+#               build-ndctl.sh (ndctl with the companion series of
+#               patches/ndctl/), or distro for this host's Debian ndctl
+#               (default: build-ndctl.sh's, built first; with --build,
+#               distro)
 #   --build     boot this built kernel (build-kernel.sh output) for every
 #               variant instead of building each: no selftests are built
 #               or installed, so use it with --guest-test (the harness's
@@ -63,6 +69,10 @@
 # $MZ_NUMA_NVDIMM_SIZE NVDIMM, large enough for devdax align=1G, and runs the
 # threads group (memmap_threads.sh) there: where the multithreaded init
 # runs, on how many threads, and that its chunks keep 1 GiB folios whole.
+# The "distro" cell runs the ndctl and backend groups with the host's
+# Debian ndctl (76.1 on Debian 12), as users who run the target with their
+# distribution's ndctl do: the ndctl group, which needs create-namespace
+# --memmap-streaming, skips saying so, and the rest works with it.
 #
 # Which groups: the boot parameter only sets the policy that namespaces
 # without their own request follow, and each variant's "none" cell already
@@ -93,6 +103,8 @@ usage() {
 variants=
 params=
 default_params=none,off,altmap,on,bogus
+ndctl=
+ndctl_arg=
 jobs=$(nproc)
 timeout=1200
 full=0
@@ -106,9 +118,10 @@ out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1; shift; continue ;;
-	--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add)
+	--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add|--ndctl)
 		[ $# -ge 2 ] || usage
 		case "$1" in
+		--ndctl) ndctl=$2 ndctl_arg=$2 ;;
 		--build) prebuilt=$2 ;;
 		--guest-test) guest_test=$2 ;;
 		--add) adds+=(--add "$2") ;;
@@ -126,7 +139,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ -z "$variants" ] && [ -z "$params" ]; then
-	variants=stream-n,stream-off,stream-altmap,stream-on:${default_params//,/+}+safe+numa
+	variants=stream-n,stream-off,stream-altmap,stream-on:${default_params//,/+}+safe+numa+distro
 fi
 : "${variants:=stream-n,stream-off,stream-altmap,stream-on}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
@@ -143,8 +156,8 @@ IFS=, read -r -a plist <<<"$params"
 [ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
 check_param() {
 	case "$1" in
-	none|off|altmap|on|bogus|safe|numa) ;;
-	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe, numa)" ;;
+	none|off|altmap|on|bogus|safe|numa|distro) ;;
+	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe, numa, distro)" ;;
 	esac
 }
 for p in "${plist[@]}"; do check_param "$p"; done
@@ -168,6 +181,10 @@ for spec in "${vspecs[@]}"; do
 	vlist+=("$v")
 done
 need_tool jq jq
+[ -n "$ndctl" ] || { [ -z "$prebuilt" ] || ndctl=distro; }
+if [ -n "$ndctl" ] && [ "$ndctl" != distro ] && [ ! -x "$ndctl/usr/bin/ndctl" ]; then
+	die "--ndctl $ndctl: no usr/bin/ndctl in it (an install root of harness/build-ndctl.sh, or distro)"
+fi
 
 # --logs is emptied: refuse anything that does not look like ours (a
 # marker, or nothing but the per-cell files an older matrix.sh wrote).
@@ -192,22 +209,36 @@ mkdir -p "$out" "$(dirname "$summary")"
 echo "made by harness/matrix.sh, which empties this directory on its next run" >"$out/$marker"
 start=$(date +%s)
 
+# The ndctl of the guests: the companion series' (build-ndctl.sh, seconds
+# when built) unless --ndctl says otherwise.
+if [ -z "$ndctl" ]; then
+	ndctl=$("$H/build-ndctl.sh") || die "building ndctl with patches/ndctl/ failed"
+fi
+ndctl_opt=()
+[ "$ndctl" = distro ] || ndctl_opt=(--ndctl "$ndctl")
+
 # Build every variant first (one kernel build at a time), with its
-# selftests and initramfs.
-declare -A builds=() initrds=()
+# selftests and initramfs (a second one with Debian's ndctl for a distro
+# cell).
+declare -A builds=() initrds=() distro_initrds=()
 for v in "${vlist[@]}"; do
 	initrd=$MZ_CACHE/initramfs/matrix-$v.cpio.gz
+	opts=(${adds[@]+"${adds[@]}"})
 	if [ -n "$prebuilt" ]; then
 		b=$prebuilt
-		"$H/initramfs.sh" ${adds[@]+"${adds[@]}"} "$b" "$initrd" >/dev/null ||
-			die "making the initramfs for $v failed"
 	else
 		b=$("$H/build-kernel.sh" "$v") || die "building variant $v failed"
 		st=$MZ_CACHE/selftests/$v
 		"$H/build-selftests.sh" "$b" "$st" >/dev/null ||
 			die "building the selftests for $v failed"
-		"$H/initramfs.sh" --add "$st:/mz/kselftest" ${adds[@]+"${adds[@]}"} "$b" "$initrd" >/dev/null ||
-			die "making the initramfs for $v failed"
+		opts=(--add "$st:/mz/kselftest" "${opts[@]}")
+	fi
+	"$H/initramfs.sh" ${ndctl_opt[@]+"${ndctl_opt[@]}"} "${opts[@]}" "$b" "$initrd" >/dev/null ||
+		die "making the initramfs for $v failed"
+	if [[ " ${vparams[$v]} " == *" distro "* ]]; then
+		distro_initrds[$v]=$MZ_CACHE/initramfs/matrix-$v-distro.cpio.gz
+		"$H/initramfs.sh" "${opts[@]}" "$b" "${distro_initrds[$v]}" >/dev/null ||
+			die "making the initramfs with Debian's ndctl for $v failed"
 	fi
 	builds[$v]=$b
 	initrds[$v]=$initrd
@@ -303,6 +334,7 @@ pname() {
 	none) echo "no parameter" ;;
 	safe) echo "no device given (guard)" ;;
 	numa) echo "a NUMA guest (threads)" ;;
+	distro) echo "Debian's ndctl" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -336,6 +368,7 @@ rerun_cmd() {
 	done
 	[ -z "$prebuilt" ] || c+=(--build "$prebuilt")
 	[ -z "$guest_test" ] || c+=(--guest-test "$guest_test")
+	[ -z "$ndctl_arg" ] || c+=(--ndctl "$ndctl_arg")
 	for a in ${adds[@]+"${adds[@]}"}; do
 		[ "$a" = --add ] || c+=(--add "$a")
 	done
@@ -344,7 +377,7 @@ rerun_cmd() {
 }
 
 run_cell() {
-	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid
+	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid initrd=${initrds[$1]}
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
@@ -355,6 +388,9 @@ run_cell() {
 	numa)
 		args+=(--smp 4 --numa --nvdimm-size "$MZ_NUMA_NVDIMM_SIZE" --append isolcpus=3)
 		targs=(memmap_init:memmap_threads.sh devs) ;;
+	distro)
+		initrd=${distro_initrds[$v]}
+		targs=(memmap_init:memmap_ndctl.sh memmap_init:memmap_backend.sh devs) ;;
 	*)
 		args+=(--append "memmap_streaming=$p")
 		[ "$full" = 1 ] ||
@@ -366,7 +402,7 @@ run_cell() {
 	for try in 1 2; do
 		rc=0
 		MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
-			"${builds[$v]}" "${initrds[$v]}" -- "$test" ${targs[@]+"${targs[@]}"} \
+			"${builds[$v]}" "$initrd" -- "$test" ${targs[@]+"${targs[@]}"} \
 			>"$out/$cell.out" 2>"$out/$cell.err" &
 		vpid=$!
 		# matrix.sh's stop_cells: vm.sh stops its QEMU on TERM.

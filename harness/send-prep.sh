@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# send-prep.sh OUTDIR: prepare a copy of the series for sending to the list
-# with git send-email (nothing is sent).
+# send-prep.sh [--ndctl] OUTDIR: prepare a copy of the series for sending to
+# the list with git send-email (nothing is sent).  --ndctl prepares the
+# companion ndctl series of patches/ndctl/ instead (see the end).
 #
 # patches/ carries the project identity as author and sign-off.  The copy
 # in OUTDIR carries the sender's: git config user.name and user.email.
@@ -28,6 +29,15 @@
 # Needs the kernel tree of harness/tree.sh (made if missing) and git config
 # user.name/user.email.  MZ_PATCHES: prepare the series in this directory
 # instead of patches/ (for tests).
+#
+# --ndctl: the same steps for patches/ndctl/ on ndctl $MZ_NDCTL_VERSION, in
+# a scratch clone of the ndctl tree ($MZ_CACHE/ndctl-send; ndctl-tree.sh
+# makes the tree if missing), with ndctl's conventions (its CONTRIBUTING.md):
+# the "[ndctl PATCH]" prefix of the cover letter, To: nvdimm@lists.linux.dev,
+# and checkpatch.pl --strict --no-tree.  ndctl has no MAINTAINERS file: its
+# maintainers are the kernel's libnvdimm maintainers, so every patch gets
+# the Cc: lines that get_maintainer.pl gives for drivers/nvdimm/ in the
+# kernel tree.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +46,7 @@ set -euo pipefail
 MZ_PROJECT_IDENT="Memmap Init Devs <memmap-init@example.org>"
 
 usage() {
-	echo "usage: ${0##*/} OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
+	echo "usage: ${0##*/} [--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
 	exit 2
 }
 bad() {
@@ -44,6 +54,8 @@ bad() {
 	exit 2
 }
 
+ndctl=0
+if [ "${1:-}" = --ndctl ]; then ndctl=1; shift; fi
 [ $# -eq 1 ] || usage
 case "$1" in ''|-*) usage ;; esac
 out=$1
@@ -73,6 +85,13 @@ need_tool git git
 need_tool perl perl
 need_tool flock util-linux
 patches=$MZ_PATCHES
+# What differs for the ndctl series: its patches, the tree it applies to
+# and its base tag, the scratch clone.
+src=$MZ_TREE base=$MZ_BASE_TAG scratch=$MZ_CACHE/linux-send
+if [ "$ndctl" = 1 ]; then
+	patches=$MZ_PATCHES/ndctl
+	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_CACHE/ndctl-send
+fi
 cover=$patches/0000-cover-letter.patch
 [ -f "$patches/series" ] || die "$patches/series missing; run harness/export.sh"
 [ -f "$cover" ] || die "$cover missing; run harness/export.sh"
@@ -83,15 +102,20 @@ series=()
 mz_series_patches series "$patches"
 [ "${#series[@]}" -gt 0 ] || die "$patches/series lists no patches"
 
-# The kernel tree gives the base commit; make it if there is none yet.
+# The kernel tree gives the base commit (and checkpatch.pl and
+# get_maintainer.pl); make it if there is none yet.
 if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
 	info "no kernel tree at $MZ_TREE yet; making it with harness/tree.sh"
 	"$MZ_ROOT/harness/tree.sh" apply >/dev/null
 fi
+if [ "$ndctl" = 1 ] &&
+	! git -C "$src" rev-parse -q --verify "refs/tags/$base" >/dev/null 2>&1; then
+	info "no ndctl tree at $src yet; making it with harness/ndctl-tree.sh"
+	"$MZ_ROOT/harness/ndctl-tree.sh" apply >/dev/null
+fi
 
 mkdir -p "$MZ_CACHE"
-scratch=$MZ_CACHE/linux-send
-exec 9>"$MZ_CACHE/linux-send.lock"
+exec 9>"$scratch.lock"
 flock -n 9 || { info "waiting for another send-prep.sh to finish"; flock 9; }
 tmp=$(mktemp -d "$MZ_CACHE/send-prep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -100,19 +124,22 @@ s() { git -C "$scratch" "$@"; }
 start=$(date +%s)
 if ! s rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	rm -rf "$scratch"
-	info "cloning $MZ_TREE to $scratch (scratch tree for sending)"
-	git clone -q --no-checkout --local "$MZ_TREE" "$scratch"
+	info "cloning $src to $scratch (scratch tree for sending)"
+	git clone -q --no-checkout --local "$src" "$scratch"
 fi
-s fetch -q --force "$MZ_TREE" "+refs/tags/$MZ_BASE_TAG:refs/tags/$MZ_BASE_TAG"
+s fetch -q --force "$src" "+refs/tags/$base:refs/tags/$base"
 if [ -d "$(s rev-parse --git-path rebase-apply)" ]; then s am --abort || true; fi
-# drivers/ is two thirds of the tree: only the drivers the series touches
-# are checked out (checkpatch and get_maintainer.pl read no others).
-sparse=('/*' '!/drivers/*/')
-mapfile -t -O 2 sparse < <(cd "$patches" && sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' \
-	"${series[@]}" | sort -u)
-s sparse-checkout set --no-cone "${sparse[@]}"
-info "checking out $MZ_BASE_TAG in $scratch (~10 s the first time)"
-s checkout -q -f -B mz-send "$MZ_BASE_TAG"
+if [ "$ndctl" = 0 ]; then
+	# drivers/ is two thirds of the tree: only the drivers the series
+	# touches are checked out (checkpatch and get_maintainer.pl read no
+	# others).
+	sparse=('/*' '!/drivers/*/')
+	mapfile -t -O 2 sparse < <(cd "$patches" && sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' \
+		"${series[@]}" | sort -u)
+	s sparse-checkout set --no-cone "${sparse[@]}"
+fi
+info "checking out $base in $scratch (~10 s the first time)"
+s checkout -q -f -B mz-send "$base"
 s clean -q -f -d
 
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
@@ -121,7 +148,7 @@ n=0
 for p in "${series[@]}"; do
 	n=$((n + 1))
 	s am -q "$patches/$p" ||
-		{ s am --abort || true; die "patch $p does not apply on $MZ_BASE_TAG; fix patches/ (harness/tree.sh, harness/export.sh)"; }
+		{ s am --abort || true; die "patch $p does not apply on $base; fix $patches (harness/tree.sh, harness/export.sh; for ndctl harness/ndctl-tree.sh)"; }
 	author=$(s log -1 --format='%an <%ae>')
 	s log -1 --format=%B >"$tmp/msg"
 	# The project's sign-off becomes the sender's, in place; a second one
@@ -144,7 +171,7 @@ s config branch.mz-send.description "$("$MZ_ROOT/harness/cover-letter.sh" extrac
 s -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.relative=false \
 	format-patch -q --cover-letter --cover-from-description=subject \
 		--subject-prefix="$prefix" --numbered --thread=shallow --no-signature \
-		-o "$tmp/out" "$MZ_BASE_TAG..mz-send" || die "git format-patch failed in $scratch"
+		-o "$tmp/out" "$base..mz-send" || die "git format-patch failed in $scratch"
 mapfile -t files < <(find "$tmp/out" -name '*.patch' | sort)
 [ "${#files[@]}" -eq $((n + 1)) ] ||
 	die "git format-patch wrote ${#files[@]} files for $n patches and a cover letter"
@@ -162,11 +189,17 @@ info "Cc: lines from scripts/get_maintainer.pl"
 : >"$tmp/all-cc"
 for f in "${files[@]}"; do
 	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
-	(cd "$scratch" && scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback "$f") \
-		>"$tmp/cc" 2>"$tmp/cc.err" ||
+	if [ "$ndctl" = 1 ]; then
+		(cd "$MZ_TREE" && scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback \
+			-f drivers/nvdimm/namespace_devs.c)
+	else
+		(cd "$scratch" && scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback "$f")
+	fi >"$tmp/cc" 2>"$tmp/cc.err" ||
 		{ cat "$tmp/cc.err" >&2; die "scripts/get_maintainer.pl failed on ${f##*/}"; }
-	# Not the sender, who sends them anyway.
-	awk -v e="$email" '$0 != e && !index($0, "<" e ">")' "$tmp/cc" >"$tmp/cc.own"
+	# Not the sender, who sends them anyway; and not linux-kernel for
+	# ndctl, which get_maintainer.pl adds for every kernel file.
+	awk -v e="$email" -v nd="$ndctl" '$0 != e && !index($0, "<" e ">") &&
+		!(nd && $0 == "linux-kernel@vger.kernel.org")' "$tmp/cc" >"$tmp/cc.own"
 	[ -s "$tmp/cc.own" ] || die "scripts/get_maintainer.pl found nobody for ${f##*/}"
 	add_cc "$f" "$tmp/cc.own"
 	cat "$tmp/cc.own" >>"$tmp/all-cc"
@@ -178,7 +211,11 @@ info "scripts/checkpatch.pl --strict on the prepared patches (in the kernel tree
 bad=0
 for f in "${files[@]}"; do
 	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
-	o=$(mz_checkpatch "$scratch" "$f")
+	if [ "$ndctl" = 1 ]; then
+		o=$(mz_checkpatch "$MZ_TREE" "$f" --no-tree)
+	else
+		o=$(mz_checkpatch "$scratch" "$f")
+	fi
 	if [ -n "$o" ]; then
 		printf '%s:\n%s\n' "${f##*/}" "$o" >&2
 		bad=1
@@ -191,6 +228,7 @@ rm -f "$out"/*.patch
 mv "${files[@]}" "$out/"
 out=$(cd "$out" && pwd)
 to=linux-mm@kvack.org
+[ "$ndctl" = 0 ] || to=nvdimm@lists.linux.dev
 grep -qxF "$to" "$tmp/cover-cc" || to=$(grep -v '<' "$tmp/cover-cc" | head -n 1 || true)
 [ -n "$to" ] || to=$(head -n 1 "$tmp/cover-cc")
 info "prepared $n patches and the cover letter in $out as $sender ($(mz_since "$start") s); check the recipients with --dry-run first"

@@ -103,3 +103,41 @@ bad_series() {
 	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check-series.sh" checkpatch
 	[[ "$stderr" == *"Non-standard signature: Inspired-by:"* ]]
 }
+
+@test "check-series.sh checkpatch: the ndctl series of patches/ndctl/ is checked too (--no-tree)" {
+	bad_series
+	sed -i 's/^+static int memmapTestCounter; $/+static int memmap_test_counter;/' "$T/patches/0001-mm-test.patch"
+	mkdir -p "$T/patches/ndctl"
+	# ndctl files are not in the kernel tree: without --no-tree checkpatch
+	# would complain about that; with it, only about the style.
+	cat >"$T/patches/ndctl/0001-ndctl-test.patch" <<-'EOF2'
+	From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+	From: Test Sender <test@example.org>
+	Date: Sun, 22 Nov 2026 00:00:00 +0000
+	Subject: [ndctl PATCH] ndctl: Add a test flag
+
+	Add a flag for the test.
+
+	Signed-off-by: Test Sender <test@example.org>
+	---
+	 ndctl/streaming.c | 1 +
+	 1 file changed, 1 insertion(+)
+
+	diff --git a/ndctl/streaming.c b/ndctl/streaming.c
+	index 1111111111111..2222222222222 100644
+	--- a/ndctl/streaming.c
+	+++ b/ndctl/streaming.c
+	@@ -1,3 +1,4 @@
+	 #include <stdio.h>
+	 
+	+static int test_flag;
+	 int streaming;
+	EOF2
+	echo 0001-ndctl-test.patch >"$T/patches/ndctl/series"
+	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check-series.sh" checkpatch
+	[[ "$stderr" == *"clean on every patch (1 kernel, 1 ndctl)"* ]]
+	sed -i 's/^+static int test_flag;$/+static int test_flag; /' "$T/patches/ndctl/0001-ndctl-test.patch"
+	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check-series.sh" checkpatch
+	[[ "$stderr" == *"ndctl/0001-ndctl-test.patch:"* ]]
+	[[ "$stderr" == *"trailing whitespace"* ]]
+}

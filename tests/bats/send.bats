@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of harness/send-prep.sh (make send-prep): the copy of patches/
-# prepared for git send-email.
+# Tests of harness/send-prep.sh (make send-prep, make send-prep-ndctl): the
+# copy of patches/ (and of patches/ndctl/, on the ndctl tree of
+# harness/ndctl-tree.sh) prepared for git send-email.
 #
 #   bats tests/bats/send.bats
 #   MZ_PATCHES=/path/to/patches bats tests/bats/send.bats   # another series
@@ -220,4 +221,31 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	[[ "$stderr" == *"trailing whitespace"* ]]
 	[[ "$stderr" == *"checkpatch --strict reports"* ]]
 	[ ! -e "$T/out" ]
+}
+
+@test "send-prep.sh --ndctl: the ndctl series as the sender, to nvdimm, libnvdimm maintainers Cc'd" {
+	local nd n p
+	# The kernel tree's get_maintainer.pl and the ndctl tree it applies to.
+	nd=${MZ_NDCTL_TREE:-$(dirname "$MZ_TREE")/ndctl}
+	git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$TAG" >/dev/null 2>&1 ||
+		skip "no kernel tree at $MZ_TREE (tag $TAG): run harness/tree.sh"
+	git -C "$nd" rev-parse -q --verify refs/tags/ndctl-v81-base >/dev/null 2>&1 ||
+		skip "no ndctl tree at $nd: run harness/ndctl-tree.sh"
+	n=$(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/ndctl/series")
+	MZ_NDCTL_TREE=$nd MZ_TREE=$MZ_TREE run -0 --separate-stderr "$H/send-prep.sh" --ndctl "$T/nd"
+	[ "$output" = "git send-email --to=nvdimm@lists.linux.dev $T/nd/*.patch" ]
+	[ "$(find "$T/nd" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
+	headers "$T/nd/0000-cover-letter.patch" | grep -q "^Subject: \[ndctl PATCH 0/$n\] "
+	ccs "$T/nd/0000-cover-letter.patch" >"$T/cover-cc"
+	grep -qxF nvdimm@lists.linux.dev "$T/cover-cc"
+	grep -qxF 'Vishal Verma <vishal.l.verma@intel.com>' "$T/cover-cc"
+	if grep -qxF linux-kernel@vger.kernel.org "$T/cover-cc"; then false; fi
+	for p in "$T"/nd/000[1-9]-*.patch; do
+		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
+		headers "$p" | grep -q "^Subject: \[ndctl PATCH [1-9]/$n\] "
+		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
+		diff <(ccs "$p") "$T/cover-cc"
+	done
+	# The same tree as patches/ndctl/ applied to the base.
+	[ "$(git -C "$MZ_CACHE/ndctl-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$nd" rev-parse 'series^{tree}')" ]
 }

@@ -92,6 +92,9 @@ MI_CONFIG=
 MI_TMP=
 MI_BIND_NS=0
 MI_DYNDBG=
+MI_NS_ANY_KERNEL=0
+MI_LR=
+MI_LR_NMEM=
 
 # Multithreaded init.  x86-64 has 4 KiB pages, 128 MiB sections
 # (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
@@ -537,8 +540,9 @@ mi_ns_disabled() {
 # mi_ns_init: take the namespace MEMMAP_INIT_NAMESPACE names, when it may
 # be used, and remember how it is configured (mi_ns_reset puts it back).
 # Returns false (with MI_NS_WHY set) when the run names none, without
-# ndctl or the attribute, or when the namespace is in use (mi_ns_users).
-# Bails out when the name is not one of a pmem namespace with capacity.
+# ndctl or the attribute (unless MI_NS_ANY_KERNEL=1: a test of kernels
+# without it), or when the namespace is in use (mi_ns_users).  Bails out
+# when the name is not one of a pmem namespace with capacity.
 mi_ns_init() {
 	local ns=${MEMMAP_INIT_NAMESPACE:-} d users
 	MI_NS_WHY=
@@ -559,7 +563,7 @@ mi_ns_init() {
 	esac
 	[ "$(cat "$d/size" 2>/dev/null)" != 0 ] ||
 		mi_bail "MEMMAP_INIT_NAMESPACE=$ns has no capacity (a namespace seed)"
-	if [ ! -f "$d/memmap_streaming" ]; then
+	if [ ! -f "$d/memmap_streaming" ] && [ "$MI_NS_ANY_KERNEL" != 1 ]; then
 		MI_NS_WHY="$ns has no memmap_streaming attribute"
 		return 1
 	fi
@@ -689,6 +693,48 @@ mi_ns_reset() {
 mi_ns_dev() {
 	ndctl list -n "$MI_NS" 2>/dev/null |
 		sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | head -n 1
+}
+
+# mi_lr_init: take the region MEMMAP_INIT_LABEL_REGION names: one NVDIMM
+# that can store labels, none of whose namespaces is in use, not holding
+# the namespace the other tests use.  Sets MI_LR (the region) and
+# MI_LR_NMEM (its NVDIMM).  Returns false (with MI_LR_WHY set) when the
+# run names none or when it is in use; bails out when the region does
+# not exist, maps more than one NVDIMM or one without a label area, or
+# holds MEMMAP_INIT_NAMESPACE.
+mi_lr_init() {
+	local r=${MEMMAP_INIT_LABEL_REGION:-} d n u users=
+	MI_LR_WHY=
+	if [ -z "$r" ]; then
+		MI_LR_WHY="set MEMMAP_INIT_LABEL_REGION=regionN (one NVDIMM with a"
+		MI_LR_WHY+=" label area) to let the test re-initialize its labels"
+		MI_LR_WHY+=" and destroy every namespace in it"
+		return 1
+	fi
+	d=/sys/bus/nd/devices/$r
+	[ -d "$d" ] || mi_bail "MEMMAP_INIT_LABEL_REGION=$r: no such region ('ndctl list -R')"
+	if [ ! -f "$d/mapping0" ] || [ -e "$d/mapping1" ]; then
+		mi_bail "MEMMAP_INIT_LABEL_REGION=$r does not map exactly one NVDIMM"
+	fi
+	n=$(cut -d, -f1 <"$d/mapping0")
+	grep -qw set_data "/sys/bus/nd/devices/$n/commands" 2>/dev/null ||
+		mi_bail "MEMMAP_INIT_LABEL_REGION=$r: $n has no label area"
+	if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$d/$MEMMAP_INIT_NAMESPACE" ]; then
+		mi_bail "MEMMAP_INIT_LABEL_REGION=$r holds" \
+			"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE, which this test would destroy"
+	fi
+	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
+	for u in "$d"/namespace*; do
+		[ -e "$u" ] || continue
+		u=$(mi_ns_users "${u##*/}")
+		[ -z "$u" ] || users+="${users:+; }$(mi_join <<<"$u")"
+	done
+	if [ -n "$users" ]; then
+		MI_LR_WHY="$r is in use, not touching it: $users"
+		return 1
+	fi
+	MI_LR=$r
+	MI_LR_NMEM=$n
 }
 
 # ---------------------------------------------------------------- test_hmm

@@ -42,32 +42,10 @@ mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 command -v ndctl >/dev/null || mi_skip_all "ndctl not installed"
 
-# The region the run gave: one NVDIMM that can store labels, none of whose
-# namespaces is in use, not holding the namespace the other tests use.
-REGION=${MEMMAP_INIT_LABEL_REGION:-}
-[ -n "$REGION" ] ||
-	mi_skip_all "set MEMMAP_INIT_LABEL_REGION=regionN (one NVDIMM with a label area)" \
-		"to let the test re-initialize its labels and destroy every namespace in it"
-R=/sys/bus/nd/devices/$REGION
-[ -d "$R" ] || mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION: no such region ('ndctl list -R')"
-if [ ! -f "$R/mapping0" ] || [ -e "$R/mapping1" ]; then
-	mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION does not map exactly one NVDIMM"
-fi
-NMEM=$(cut -d, -f1 <"$R/mapping0")
-grep -qw set_data "/sys/bus/nd/devices/$NMEM/commands" 2>/dev/null ||
-	mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION: $NMEM has no label area"
-if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$R/$MEMMAP_INIT_NAMESPACE" ]; then
-	mi_bail "MEMMAP_INIT_LABEL_REGION=$REGION holds" \
-		"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE, which this test would destroy"
-fi
-modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
-users=
-for n in "$R"/namespace*; do
-	[ -e "$n" ] || continue
-	u=$(mi_ns_users "${n##*/}")
-	[ -z "$u" ] || users+="${users:+; }$(mi_join <<<"$u")"
-done
-[ -z "$users" ] || mi_skip_all "$REGION is in use, not touching it: $users"
+# The region the run gave (mi_lr_init).
+mi_lr_init || mi_skip_all "$MI_LR_WHY"
+REGION=$MI_LR
+NMEM=$MI_LR_NMEM
 
 # A value other than default that this kernel accepts.
 VALUE=on

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-ndctl.sh: build the ndctl tree (ndctl-tree.sh: ndctl
+# $MZ_NDCTL_VERSION with patches/ndctl/ applied, and whatever is edited in
+# its work tree) with meson and ninja, and install it into a staging root
+# that initramfs.sh --ndctl puts into the guests.  Prints that root:
+#
+#   ROOT/usr/bin/{ndctl,daxctl,cxl}, ROOT/usr/lib/<multiarch>/lib*.so*
+#
+# (Debian's paths: in a guest these replace Debian's ndctl and libndctl.)
+#
+# The build directory ($MZ_CACHE/build/ndctl) is configured once and
+# rebuilt incrementally (seconds); the root is installed anew each time.
+# Documentation, systemd units and the ndctl test suite are not built.
+# Logs: $MZ_LOGS/build-ndctl.log.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: ${0##*/}   (builds $MZ_NDCTL_TREE; prints the install root)" >&2; exit 2; }
+need_tool meson meson
+need_tool ninja ninja-build
+need_tool pkg-config pkg-config
+
+tree=$("$MZ_ROOT/harness/ndctl-tree.sh" apply)
+bdir=$MZ_CACHE/build/ndctl
+root=$MZ_CACHE/build/ndctl-root
+log=$MZ_LOGS/build-ndctl.log
+# shellcheck disable=SC2034 # held until the script exits
+ndctl_lock=
+mz_lock ndctl_lock "$MZ_NDCTL_TREE.lock" "another script using $MZ_NDCTL_TREE"
+mkdir -p "$(dirname "$log")"
+: >"$log"
+start=$(date +%s)
+if [ ! -f "$bdir/build.ninja" ]; then
+	info "configuring ndctl $MZ_NDCTL_VERSION in $bdir (meson)"
+	rm -rf "$bdir"
+	multiarch=$(gcc -print-multiarch)
+	mz_run "$log" meson setup "$bdir" "$tree" --prefix=/usr --sysconfdir=/etc \
+		--libdir="lib/$multiarch" -Drootlibdir="/usr/lib/$multiarch" \
+		--buildtype=debugoptimized -Ddocs=disabled -Dsystemd=disabled \
+		-Dbashcompletiondir=no -Dtest=disabled ||
+		die "meson setup failed (see $log): are the build dependencies installed? run harness/deps.sh"
+fi
+info "building ndctl $MZ_NDCTL_VERSION ($(git -C "$tree" rev-list --count "$MZ_NDCTL_TAG"..HEAD) patches) in $bdir"
+mz_run "$log" ninja -C "$bdir" || die "building ndctl failed; see $log"
+rm -rf "$root"
+mz_run "$log" meson install -C "$bdir" --no-rebuild --destdir "$root" ||
+	die "installing ndctl into $root failed; see $log"
+[ -x "$root/usr/bin/ndctl" ] || die "no usr/bin/ndctl in $root after the install; see $log"
+info "ndctl $MZ_NDCTL_VERSION built and installed into $root in $(mz_since "$start") s"
+echo "$root"

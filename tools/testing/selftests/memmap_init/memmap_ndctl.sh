@@ -1,0 +1,315 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The administrator's workflow with an ndctl that knows the namespace
+# attribute (ndctl list's "memmap_streaming", create-namespace
+# --memmap-streaming=default|on|off):
+#
+#   - ndctl list shows the choice of every namespace whose kernel has the
+#     attribute, as the attribute reads, and nothing where it has none;
+#   - create-namespace --memmap-streaming=VALUE sets the choice before the
+#     namespace's first bind, which uses it (the trace event's backend);
+#   - create-namespace -e without the option keeps the choice, also when
+#     the reconfiguration gives a label-less namespace labels, which makes
+#     the kernel forget it (MEMMAP_INIT_LABEL_REGION, while the region is
+#     still label-less: before memmap_lifetime.sh writes its labels);
+#   - an invalid word, "on" on a kernel without the streaming backend and
+#     the option on a kernel without the attribute fail the command before
+#     it changes anything: the namespace and the data on it are still there.
+#
+# With an ndctl whose create-namespace does not list --memmap-streaming
+# (distributions' ndctl before it learned the attribute) the whole test
+# skips, saying so.  It reconfigures MEMMAP_INIT_NAMESPACE and destroys
+# the namespaces of MEMMAP_INIT_LABEL_REGION (memmap_lib.sh).
+
+# shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+TESTS=(
+	"ndctl list shows memmap_streaming where the kernel has the attribute, as it reads"
+	"create-namespace --memmap-streaming=default: first bind uses it"
+	"create-namespace --memmap-streaming=on: first bind uses it"
+	"create-namespace --memmap-streaming=off: first bind uses it"
+	"an invalid --memmap-streaming changes nothing"
+	"--memmap-streaming=on without the streaming backend changes nothing"
+	"--memmap-streaming on a kernel without the attribute changes nothing"
+	"create-namespace -e giving a namespace labels keeps the value: first bind uses it"
+	"create-namespace -e on a labelled namespace keeps the value: first bind uses it"
+)
+
+mi_init
+command -v ndctl >/dev/null || mi_skip_all "ndctl not installed"
+# "--help" opens the man page; "-h" prints the options.
+ndctl create-namespace -h 2>&1 | grep -q -- '--memmap-streaming' ||
+	mi_skip_all "ndctl $(ndctl --version 2>/dev/null) has no create-namespace" \
+		"--memmap-streaming: it needs an ndctl that knows the memmap_streaming attribute"
+mi_probe
+# A kernel without the attribute is one this test has cases for.
+MI_NS_ANY_KERNEL=1
+have_ns=1
+mi_ns_init || have_ns=0
+have_attr=0
+[ "$have_ns" = 0 ] || [ ! -f "$MI_NS_ATTR" ] || have_attr=1
+
+LR_NS=
+mi_cleanup_hook() {
+	[ -z "$LR_NS" ] || ndctl destroy-namespace -f "$LR_NS" >/dev/null 2>&1
+}
+
+ktap_print_header
+ktap_set_plan ${#TESTS[@]}
+ktap_print_msg "ndctl $(ndctl --version)"
+
+# nd_field NS: the memmap_streaming field of NS in ndctl list.
+nd_field() {
+	ndctl list -n "$1" -i 2>/dev/null |
+		sed -n 's/.*"memmap_streaming":"\([^"]*\)".*/\1/p' | head -n 1
+}
+
+# ---------------------------------------------------------------- list
+
+bad=0
+n=0
+for d in /sys/bus/nd/devices/namespace*; do
+	[ -e "$d" ] || continue
+	ns=${d##*/} want='' got=''
+	[ ! -f "$d/memmap_streaming" ] || want=$(mi_bracketed "$d/memmap_streaming")
+	got=$(nd_field "$ns")
+	ktap_print_msg "$ns: attribute '${want:-none}', ndctl list '${got:-none}'"
+	[ "$got" = "$want" ] || bad=1
+	n=$((n + 1))
+done
+if [ "$n" = 0 ]; then
+	mi_skip "${TESTS[0]}" "no namespace"
+else
+	mi_result "${TESTS[0]}" "$bad" "ndctl list and the attribute disagree (above)"
+fi
+
+# ---------------------------------------------------------------- first binds
+
+# nd_reconfig OPTIONS...: create-namespace -f -e the namespace with an
+# empty trace buffer.
+nd_reconfig() {
+	mi_trace_clear
+	mi_ns_reconfig "$@"
+}
+
+# nd_check_bind EVENTS TYPE ALTMAP REQUEST: one bind of TYPE with the
+# backend REQUEST gives.
+nd_check_bind() {
+	local want
+	want=$(mi_expected_backend "$4" "$3")
+	mi_check_events "$1" 1 "$2" "$3" "$want"
+}
+
+# nd_other REQUEST: a request other than REQUEST, whose backend differs
+# from REQUEST's for fsdax map=dev where the kernel has two to choose from.
+nd_other() {
+	local r want
+	want=$(mi_expected_backend "$1" 1)
+	for r in on off default; do
+		[ "$r" != "$1" ] || continue
+		[ "$r" != on ] || [ "$streaming" = 1 ] || continue
+		if [ "$(mi_expected_backend "$r" 1)" != "$want" ]; then
+			echo "$r"
+			return
+		fi
+	done
+	[ "$1" = off ] && echo default || echo off
+}
+
+i=1
+for v in "${MI_REQUESTS[@]}"; do
+	desc=${TESTS[$i]}
+	i=$((i + 1))
+	if [ "$have_ns" = 0 ]; then
+		mi_skip "$desc" "$MI_NS_WHY"
+	elif [ "$have_attr" = 0 ]; then
+		mi_skip "$desc" "the kernel has no memmap_streaming attribute"
+	elif [ "$have_trace" = 0 ]; then
+		mi_skip "$desc" "${MI_TRACE_WHY:-kernel configuration unknown}"
+	elif [ "$v" = on ] && [ "$streaming" = 0 ]; then
+		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING:" \
+			"'on' is refused (tested below)"
+	else
+		# From another choice, so that a bind that did not use this one
+		# shows.
+		other=$(nd_other "$v")
+		rc=0
+		mi_ns_disable && mi_ns_set "$other" && mi_ns_enable || rc=1
+		ktap_print_msg "from $other: create-namespace --memmap-streaming=$v"
+		if [ "$rc" = 0 ] &&
+			nd_reconfig --mode=fsdax --map=dev --memmap-streaming="$v"; then
+			nd_check_bind "$(mi_trace_wait 1)" fs_dax 1 "$v" || rc=1
+			got=$(nd_field "$MI_NS")
+			if [ "$(mi_ns_request)" != "$v" ] || [ "$got" != "$v" ]; then
+				ktap_print_msg "attribute reads '$(cat "$MI_NS_ATTR")'," \
+					"ndctl list '$got'"
+				rc=1
+			fi
+		else
+			rc=1
+		fi
+		mi_result "$desc" "$rc"
+	fi
+done
+
+# ---------------------------------------------------------------- refusals
+
+# nd_data_write: put a pattern on the namespace's block device (fsdax).
+nd_data_write() {
+	local blk
+	blk=$(mi_ns_dev blockdev)
+	[ -n "$blk" ] || { ktap_print_msg "no block device on $MI_NS"; return 1; }
+	dd if=/dev/urandom of="$MI_TMP/pattern" bs=1M count=1 2>/dev/null &&
+		dd if="$MI_TMP/pattern" of="/dev/$blk" bs=1M conv=fsync 2>/dev/null
+}
+
+# nd_data_intact: the pattern reads back from the namespace's block
+# device, which must still be there.
+nd_data_intact() {
+	local blk
+	blk=$(mi_ns_dev blockdev)
+	if [ -z "$blk" ] || [ ! -b "/dev/$blk" ]; then
+		ktap_print_msg "$MI_NS has no block device any more"
+		return 1
+	fi
+	dd if="/dev/$blk" bs=1M count=1 2>/dev/null | cmp -s - "$MI_TMP/pattern" ||
+		{ ktap_print_msg "the data on /dev/$blk changed"; return 1; }
+}
+
+# nd_refused DESC WHY OPTIONS...: with fsdax data on the namespace,
+# create-namespace -f -e to devdax with OPTIONS fails, saying WHY (an
+# extended regexp) in one line, and changes nothing: the namespace lists
+# as before and its data reads back.
+nd_refused() {
+	local desc=$1 why=$2 before after out rc=0
+	shift 2
+	if ! mi_ns_reconfig --mode=fsdax --map=dev || ! nd_data_write; then
+		mi_result "$desc" 1 "cannot put data on $MI_NS"
+		return
+	fi
+	before=$(ndctl list -n "$MI_NS" -i 2>&1)
+	if ndctl create-namespace -f -e "$MI_NS" --mode=devdax "$@" \
+		>"$MI_TMP/refused.out" 2>&1; then
+		ktap_print_msg "create-namespace $* succeeded"
+		rc=1
+	fi
+	# The error, without the usage text that ndctl adds to parse errors.
+	out=$(grep -v -e '^[[:space:]]*$' -e '^ usage:' -e '^    ' "$MI_TMP/refused.out")
+	mi_indent <<<"$out"
+	if [ "$(grep -c . <<<"$out")" -ne 1 ] || ! grep -qE "$why" <<<"$out"; then
+		ktap_print_msg "want one line saying /$why/"
+		rc=1
+	fi
+	after=$(ndctl list -n "$MI_NS" -i 2>&1)
+	if [ "$after" != "$before" ]; then
+		ktap_print_msg "$MI_NS changed: it was"
+		mi_indent <<<"$before"
+		ktap_print_msg "it is"
+		mi_indent <<<"$after"
+		rc=1
+	fi
+	nd_data_intact || rc=1
+	mi_result "$desc" "$rc"
+}
+
+if [ "$have_ns" = 0 ]; then
+	mi_skip "${TESTS[4]}" "$MI_NS_WHY"
+else
+	nd_refused "${TESTS[4]}" "invalid --memmap-streaming 'fast'" --memmap-streaming=fast
+fi
+if [ "$have_ns" = 0 ]; then
+	mi_skip "${TESTS[5]}" "$MI_NS_WHY"
+elif [ "$have_attr" = 0 ]; then
+	mi_skip "${TESTS[5]}" "the kernel has no memmap_streaming attribute (tested below)"
+elif [ "$streaming" = 1 ]; then
+	mi_skip "${TESTS[5]}" "the kernel has the streaming backend: 'on' is accepted"
+else
+	nd_refused "${TESTS[5]}" "CONFIG_MEMMAP_STREAMING" --memmap-streaming=on
+fi
+if [ "$have_ns" = 0 ]; then
+	mi_skip "${TESTS[6]}" "$MI_NS_WHY"
+elif [ "$have_attr" = 1 ]; then
+	mi_skip "${TESTS[6]}" "the kernel has the memmap_streaming attribute"
+else
+	nd_refused "${TESTS[6]}" "memmap_streaming attribute" --memmap-streaming=off
+fi
+[ "$have_ns" = 0 ] || mi_ns_reset || ktap_print_msg "$MI_NS was not put back (above)"
+
+# ---------------------------------------------------------------- -e keeps
+
+# The choice "on" where the kernel accepts it: the kernel's reset to
+# "default" shows in the bind's backend (and "off" otherwise, where only
+# the attribute shows it).
+value=on
+[ "$streaming" = 1 ] || value=off
+
+# lr_keeps DESC OPTIONS...: create-namespace -f -e LR_NS with OPTIONS and
+# without --memmap-streaming gives a namespace (LR_NS, perhaps another
+# device) that reads $value, and whose first bind used it.
+lr_keeps() {
+	local desc=$1 rc=0 events got
+	shift
+	mi_trace_clear
+	if ! mi_ndctl create-namespace -f -e "$LR_NS" "$@"; then
+		mi_result "$desc" 1
+		return 1
+	fi
+	LR_NS=$(sed -n 's/.*"dev":"\(namespace[0-9]*\.[0-9]*\)".*/\1/p' "$MI_TMP/ndctl.out" |
+		head -n 1)
+	MI_NS_ATTR=/sys/bus/nd/devices/$LR_NS/memmap_streaming
+	events=$(mi_trace_wait 1)
+	ktap_print_msg "create-namespace -e $* gave ${LR_NS:-nothing}"
+	got=$(nd_field "$LR_NS")
+	if [ "$(mi_bracketed "$MI_NS_ATTR")" != "$value" ] || [ "$got" != "$value" ]; then
+		ktap_print_msg "${LR_NS:-it} reads '$(cat "$MI_NS_ATTR" 2>/dev/null)'," \
+			"ndctl list '$got', want $value"
+		rc=1
+	fi
+	case " $* " in
+	*" --mode=devdax "*) nd_check_bind "$events" generic 1 "$value" || rc=1 ;;
+	*) nd_check_bind "$events" fs_dax 1 "$value" || rc=1 ;;
+	esac
+	mi_result "$desc" "$rc"
+}
+
+lr_why=
+if [ "$have_trace" = 0 ]; then
+	lr_why=${MI_TRACE_WHY:-kernel configuration unknown}
+elif ! [ -f /sys/kernel/mm/memmap_streaming ]; then
+	lr_why="the kernel has no memmap_streaming attribute"
+elif ! mi_lr_init; then
+	lr_why=$MI_LR_WHY
+elif [ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype" 2>/dev/null)" != 4 ]; then
+	# Labels, once written, stay until the NVDIMM goes: only a region
+	# that has never had them has the label-less namespace to convert.
+	lr_why="$MI_LR already has labels: the label-less namespace that -e"
+	lr_why+=" gives labels exists only until labels are first written"
+fi
+if [ -n "$lr_why" ]; then
+	mi_skip "${TESTS[7]}" "$lr_why"
+	mi_skip "${TESTS[8]}" "$lr_why"
+else
+	for d in "/sys/bus/nd/devices/$MI_LR"/namespace*; do
+		[ -e "$d" ] && LR_NS=${d##*/} && break
+	done
+	ktap_print_msg "label-less $LR_NS in $MI_LR ($MI_LR_NMEM), value $value"
+	# Set it while label-less (--no-autolabel), then let -e write labels.
+	if mi_ndctl create-namespace -f -e "$LR_NS" --mode=fsdax --map=dev --no-autolabel \
+		--memmap-streaming="$value" &&
+		[ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype")" = 4 ]; then
+		lr_keeps "${TESTS[7]}" --mode=fsdax --map=dev
+		if [ -n "$LR_NS" ] && [ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype")" = 5 ]; then
+			lr_keeps "${TESTS[8]}" --mode=devdax --map=dev --align=2M
+		else
+			mi_result "${TESTS[8]}" 1 "$MI_LR has no labelled namespace after -e"
+		fi
+	else
+		mi_result "${TESTS[7]}" 1 "cannot set up the label-less namespace of $MI_LR"
+		mi_result "${TESTS[8]}" 1 "cannot set up the label-less namespace of $MI_LR"
+	fi
+fi
+
+mi_finished
