@@ -20,7 +20,7 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	export REAL_TARBALL
 	# shellcheck disable=SC2016
-	REAL_TARBALL=$(env -u MZ_CACHE bash -c '. "$1/harness/lib.sh" &&
+	REAL_TARBALL=$(bash -c '. "$1/harness/lib.sh" &&
 		echo "$MZ_CACHE/dl/ndctl_$MZ_NDCTL_VERSION.orig.tar.gz"' _ "$BATS_TEST_DIRNAME/../..")
 }
 
