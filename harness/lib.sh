@@ -283,7 +283,7 @@ mz_host_mirror() {
 		' "$f")
 		[ -n "$uri" ] && break
 	done
-	[ -n "$uri" ] || die "no Debian mirror found in the host's apt sources; set MZ_APT_SOURCES to a sources file naming one"
+	[ -n "$uri" ] || die "no Debian mirror found in the host's apt sources; set MZ_APT_SOURCES to a sources file naming one, or download the file by hand (MZ_DEB_FILE for the kernel, MZ_NDCTL_TARBALL for ndctl)"
 	echo "${uri%/}"
 }
 

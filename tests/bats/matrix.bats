@@ -91,7 +91,7 @@ EOF2
 	run -1 "$H/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
 	run -1 "$H/matrix.sh" --params none,safer
-	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa)"* ]]
+	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa, distro)"* ]]
 	run -1 "$H/matrix.sh" --boot-timeout 0
 	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
 	run -2 "$H/matrix.sh" --append
