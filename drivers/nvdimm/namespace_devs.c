@@ -1337,6 +1337,7 @@ static ssize_t memmap_streaming_store(struct device *dev,
 	struct nd_namespace_common *ndns = to_ndns(dev);
 	int req;
 
+	/* The word before the state: tools rely on it (see the ABI) */
 	req = pgmap_memmap_streaming_parse(buf);
 	if (req < 0)
 		return req;

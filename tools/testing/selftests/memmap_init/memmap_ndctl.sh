@@ -13,9 +13,13 @@
 #     the reconfiguration gives a label-less namespace labels, which makes
 #     the kernel forget it (MEMMAP_INIT_LABEL_REGION, while the region is
 #     still label-less: before memmap_lifetime.sh writes its labels);
+#   - in that region, now labelled, create-namespace -r creates a namespace
+#     whose first bind uses the option's choice, or "default" without the
+#     option, even from a namespace seed that carried another choice;
 #   - an invalid word, "on" on a kernel without the streaming backend and
-#     the option on a kernel without the attribute fail the command before
-#     it changes anything: the namespace and the data on it are still there.
+#     the option on a kernel without the attribute fail -e before it
+#     changes anything, enabled or disabled: the namespace and the data on
+#     it are still there; creating a namespace with "on" there leaves none.
 #
 # With an ndctl whose create-namespace does not list --memmap-streaming
 # (distributions' ndctl before it learned the attribute) the whole test
@@ -33,9 +37,13 @@ TESTS=(
 	"create-namespace --memmap-streaming=off: first bind uses it"
 	"an invalid --memmap-streaming changes nothing"
 	"--memmap-streaming=on without the streaming backend changes nothing"
+	"--memmap-streaming=on without the streaming backend changes nothing (disabled)"
 	"--memmap-streaming on a kernel without the attribute changes nothing"
 	"create-namespace -e giving a namespace labels keeps the value: first bind uses it"
 	"create-namespace -e on a labelled namespace keeps the value: first bind uses it"
+	"create-namespace -r --memmap-streaming: first bind of the new namespace uses it"
+	"create-namespace -r without the option: default, whatever the seed had"
+	"create-namespace -r --memmap-streaming=on without the backend leaves no namespace"
 )
 
 mi_init
@@ -179,14 +187,15 @@ nd_data_intact() {
 		{ ktap_print_msg "the data on /dev/$blk changed"; return 1; }
 }
 
-# nd_refused DESC WHY OPTIONS...: with fsdax data on the namespace,
-# create-namespace -f -e to devdax with OPTIONS fails, saying WHY (an
-# extended regexp) in one line, and changes nothing: the namespace lists
-# as before and its data reads back.
+# nd_refused DESC WHY OPTIONS...: with fsdax data on the namespace (then
+# disabled when ND_DISABLED=1), create-namespace -f -e to devdax with
+# OPTIONS fails, saying WHY (an extended regexp) in one line, and changes
+# nothing: the namespace lists as before and its data reads back.
 nd_refused() {
 	local desc=$1 why=$2 before after out rc=0
 	shift 2
-	if ! mi_ns_reconfig --mode=fsdax --map=dev || ! nd_data_write; then
+	if ! mi_ns_reconfig --mode=fsdax --map=dev || ! nd_data_write ||
+		{ [ "${ND_DISABLED:-0}" = 1 ] && ! mi_ns_disable; }; then
 		mi_result "$desc" 1 "cannot put data on $MI_NS"
 		return
 	fi
@@ -211,6 +220,7 @@ nd_refused() {
 		mi_indent <<<"$after"
 		rc=1
 	fi
+	[ "${ND_DISABLED:-0}" = 0 ] || ! mi_ns_disabled || mi_ns_enable || rc=1
 	nd_data_intact || rc=1
 	mi_result "$desc" "$rc"
 }
@@ -220,68 +230,82 @@ if [ "$have_ns" = 0 ]; then
 else
 	nd_refused "${TESTS[4]}" "invalid --memmap-streaming 'fast'" --memmap-streaming=fast
 fi
+for i in 5 6; do
+	if [ "$have_ns" = 0 ]; then
+		mi_skip "${TESTS[$i]}" "$MI_NS_WHY"
+	elif [ "$have_attr" = 0 ]; then
+		mi_skip "${TESTS[$i]}" "the kernel has no memmap_streaming attribute (tested below)"
+	elif [ "$streaming" = 1 ]; then
+		mi_skip "${TESTS[$i]}" "the kernel has the streaming backend: 'on' is accepted"
+	else
+		ND_DISABLED=$((i - 5)) nd_refused "${TESTS[$i]}" "CONFIG_MEMMAP_STREAMING" \
+			--memmap-streaming=on
+	fi
+done
 if [ "$have_ns" = 0 ]; then
-	mi_skip "${TESTS[5]}" "$MI_NS_WHY"
-elif [ "$have_attr" = 0 ]; then
-	mi_skip "${TESTS[5]}" "the kernel has no memmap_streaming attribute (tested below)"
-elif [ "$streaming" = 1 ]; then
-	mi_skip "${TESTS[5]}" "the kernel has the streaming backend: 'on' is accepted"
-else
-	nd_refused "${TESTS[5]}" "CONFIG_MEMMAP_STREAMING" --memmap-streaming=on
-fi
-if [ "$have_ns" = 0 ]; then
-	mi_skip "${TESTS[6]}" "$MI_NS_WHY"
+	mi_skip "${TESTS[7]}" "$MI_NS_WHY"
 elif [ "$have_attr" = 1 ]; then
-	mi_skip "${TESTS[6]}" "the kernel has the memmap_streaming attribute"
+	mi_skip "${TESTS[7]}" "the kernel has the memmap_streaming attribute"
 else
-	nd_refused "${TESTS[6]}" "memmap_streaming attribute" --memmap-streaming=off
+	nd_refused "${TESTS[7]}" "memmap_streaming attribute" --memmap-streaming=off
 fi
 [ "$have_ns" = 0 ] || mi_ns_reset || ktap_print_msg "$MI_NS was not put back (above)"
 
-# ---------------------------------------------------------------- -e keeps
+# ---------------------------------------------------------------- label region
 
 # The choice "on" where the kernel accepts it: the kernel's reset to
 # "default" shows in the bind's backend (and "off" otherwise, where only
 # the attribute shows it).
 value=on
 [ "$streaming" = 1 ] || value=off
+[ "$(mi_expected_backend "$value" 1)" != "$(mi_expected_backend default 1)" ] ||
+	ktap_print_msg "'$value' and 'default' bind alike here: only the attribute tells them apart"
 
-# lr_keeps DESC OPTIONS...: create-namespace -f -e LR_NS with OPTIONS and
-# without --memmap-streaming gives a namespace (LR_NS, perhaps another
-# device) that reads $value, and whose first bind used it.
-lr_keeps() {
-	local desc=$1 rc=0 events got
-	shift
+# lr_ns FILE: the namespace ndctl's JSON output in FILE names.
+lr_ns() {
+	sed -n 's/.*"dev":"\(namespace[0-9]*\.[0-9]*\)".*/\1/p' "$1" | head -n 1
+}
+
+# lr_run DESC WANT ARGS...: ndctl ARGS (a create-namespace in the label
+# region) gives a namespace (LR_NS) that reads WANT, and whose first bind
+# used WANT's backend.
+lr_run() {
+	local desc=$1 want=$2 rc=0 events got attr
+	shift 2
 	mi_trace_clear
-	if ! mi_ndctl create-namespace -f -e "$LR_NS" "$@"; then
+	if ! mi_ndctl "$@"; then
 		mi_result "$desc" 1
 		return 1
 	fi
-	LR_NS=$(sed -n 's/.*"dev":"\(namespace[0-9]*\.[0-9]*\)".*/\1/p' "$MI_TMP/ndctl.out" |
-		head -n 1)
-	MI_NS_ATTR=/sys/bus/nd/devices/$LR_NS/memmap_streaming
+	LR_NS=$(lr_ns "$MI_TMP/ndctl.out")
+	attr=/sys/bus/nd/devices/$LR_NS/memmap_streaming
 	events=$(mi_trace_wait 1)
-	ktap_print_msg "create-namespace -e $* gave ${LR_NS:-nothing}"
+	ktap_print_msg "ndctl $* gave ${LR_NS:-nothing}"
 	got=$(nd_field "$LR_NS")
-	if [ "$(mi_bracketed "$MI_NS_ATTR")" != "$value" ] || [ "$got" != "$value" ]; then
-		ktap_print_msg "${LR_NS:-it} reads '$(cat "$MI_NS_ATTR" 2>/dev/null)'," \
-			"ndctl list '$got', want $value"
+	if [ "$(mi_bracketed "$attr")" != "$want" ] || [ "$got" != "$want" ]; then
+		ktap_print_msg "${LR_NS:-it} reads '$(cat "$attr" 2>/dev/null)'," \
+			"ndctl list '$got', want $want"
 		rc=1
 	fi
 	case " $* " in
-	*" --mode=devdax "*) nd_check_bind "$events" generic 1 "$value" || rc=1 ;;
-	*) nd_check_bind "$events" fs_dax 1 "$value" || rc=1 ;;
+	*" --mode=devdax "*) nd_check_bind "$events" generic 1 "$want" || rc=1 ;;
+	*) nd_check_bind "$events" fs_dax 1 "$want" || rc=1 ;;
 	esac
 	mi_result "$desc" "$rc"
+}
+
+# lr_destroy: destroy LR_NS; false when that fails.
+lr_destroy() {
+	mi_ndctl destroy-namespace -f "$LR_NS" && LR_NS=
 }
 
 lr_why=
 if [ "$have_trace" = 0 ]; then
 	lr_why=${MI_TRACE_WHY:-kernel configuration unknown}
-elif ! [ -f /sys/kernel/mm/memmap_streaming ]; then
-	lr_why="the kernel has no memmap_streaming attribute"
 elif ! mi_lr_init; then
 	lr_why=$MI_LR_WHY
+elif ! ls "/sys/bus/nd/devices/$MI_LR"/namespace*/memmap_streaming >/dev/null 2>&1; then
+	lr_why="the kernel has no memmap_streaming attribute"
 elif [ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype" 2>/dev/null)" != 4 ]; then
 	# Labels, once written, stay until the NVDIMM goes: only a region
 	# that has never had them has the label-less namespace to convert.
@@ -289,27 +313,80 @@ elif [ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype" 2>/dev/null)" != 4 ]; then
 	lr_why+=" gives labels exists only until labels are first written"
 fi
 if [ -n "$lr_why" ]; then
-	mi_skip "${TESTS[7]}" "$lr_why"
-	mi_skip "${TESTS[8]}" "$lr_why"
-else
-	for d in "/sys/bus/nd/devices/$MI_LR"/namespace*; do
-		[ -e "$d" ] && LR_NS=${d##*/} && break
+	for i in 8 9 10 11 12; do mi_skip "${TESTS[$i]}" "$lr_why"; done
+	mi_finished
+fi
+
+for d in "/sys/bus/nd/devices/$MI_LR"/namespace*; do
+	[ -e "$d" ] && LR_NS=${d##*/} && break
+done
+ktap_print_msg "label-less $LR_NS in $MI_LR ($MI_LR_NMEM), value $value"
+# Set it while label-less (--no-autolabel), then let -e write labels.
+if ! mi_ndctl create-namespace -f -e "$LR_NS" --mode=fsdax --map=dev --no-autolabel \
+	--memmap-streaming="$value" ||
+	[ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype")" != 4 ]; then
+	for i in 8 9 10 11 12; do
+		mi_result "${TESTS[$i]}" 1 "cannot set up the label-less namespace of $MI_LR"
 	done
-	ktap_print_msg "label-less $LR_NS in $MI_LR ($MI_LR_NMEM), value $value"
-	# Set it while label-less (--no-autolabel), then let -e write labels.
-	if mi_ndctl create-namespace -f -e "$LR_NS" --mode=fsdax --map=dev --no-autolabel \
-		--memmap-streaming="$value" &&
-		[ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype")" = 4 ]; then
-		lr_keeps "${TESTS[7]}" --mode=fsdax --map=dev
-		if [ -n "$LR_NS" ] && [ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype")" = 5 ]; then
-			lr_keeps "${TESTS[8]}" --mode=devdax --map=dev --align=2M
-		else
-			mi_result "${TESTS[8]}" 1 "$MI_LR has no labelled namespace after -e"
-		fi
-	else
-		mi_result "${TESTS[7]}" 1 "cannot set up the label-less namespace of $MI_LR"
-		mi_result "${TESTS[8]}" 1 "cannot set up the label-less namespace of $MI_LR"
+	mi_finished
+fi
+lr_run "${TESTS[8]}" "$value" create-namespace -f -e "$LR_NS" --mode=fsdax --map=dev
+if [ -z "$LR_NS" ] || [ "$(cat "/sys/bus/nd/devices/$MI_LR/nstype")" != 5 ]; then
+	for i in 9 10 11 12; do
+		mi_result "${TESTS[$i]}" 1 "$MI_LR has no labelled namespace after -e"
+	done
+	mi_finished
+fi
+lr_run "${TESTS[9]}" "$value" create-namespace -f -e "$LR_NS" --mode=devdax --map=dev --align=2M
+
+# New namespaces in the labelled region.
+if lr_destroy; then
+	lr_run "${TESTS[10]}" "$value" create-namespace -r "$MI_LR" --mode=fsdax --map=dev \
+		--memmap-streaming="$value"
+else
+	mi_result "${TESTS[10]}" 1 "cannot destroy $LR_NS"
+fi
+# lr_dirty_seeds: give every idle namespace of the region (size 0: the
+# seed and the destroyed ones, which create-namespace may reuse) the
+# choice $value; false when one does not take it.
+lr_dirty_seeds() {
+	local d n=0
+	for d in "/sys/bus/nd/devices/$MI_LR"/namespace*; do
+		[ "$(cat "$d/size" 2>/dev/null)" = 0 ] || continue
+		[ "$("$MI_WRITE" "$d/memmap_streaming" "$value")" = ok ] || return 1
+		ktap_print_msg "idle ${d##*/} reads '$(cat "$d/memmap_streaming")'"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+if ! lr_destroy || ! lr_dirty_seeds; then
+	mi_result "${TESTS[11]}" 1 "cannot give the idle namespaces of $MI_LR the choice $value"
+else
+	lr_run "${TESTS[11]}" default create-namespace -r "$MI_LR" --mode=fsdax --map=dev
+fi
+if [ "$streaming" = 1 ]; then
+	mi_skip "${TESTS[12]}" "the kernel has the streaming backend: 'on' is accepted"
+elif ! lr_destroy; then
+	mi_result "${TESTS[12]}" 1 "cannot destroy $LR_NS"
+else
+	before=$(ndctl list -N -r "$MI_LR" 2>&1)
+	rc=0
+	if ndctl create-namespace -r "$MI_LR" --mode=fsdax --memmap-streaming=on \
+		>"$MI_TMP/create.out" 2>&1; then
+		LR_NS=$(lr_ns "$MI_TMP/create.out")
+		ktap_print_msg "create-namespace --memmap-streaming=on succeeded"
+		rc=1
 	fi
+	mi_indent <"$MI_TMP/create.out"
+	after=$(ndctl list -N -r "$MI_LR" 2>&1)
+	if [ "$after" != "$before" ]; then
+		ktap_print_msg "$MI_LR lists, after the refusal:"
+		mi_indent <<<"$after"
+		rc=1
+	fi
+	grep -q CONFIG_MEMMAP_STREAMING "$MI_TMP/create.out" ||
+		{ ktap_print_msg "the error does not name CONFIG_MEMMAP_STREAMING"; rc=1; }
+	mi_result "${TESTS[12]}" "$rc"
 fi
 
 mi_finished
