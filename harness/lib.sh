@@ -310,3 +310,46 @@ mz_private_apt() {
 	mz_run "$dir/update.log" apt-get "${_mzpa[@]}" -q update ||
 		die "apt-get update for $suite failed (see $dir/update.log); check network access to the host's Debian mirror"
 }
+
+# mz_apply_series TREE TAG DIR STAMP NAME LABEL EXPORT: make branch
+# "series" of the git tree TREE the base tag TAG plus one commit per patch
+# that DIR/series lists (git am), with DIR/0000-cover-letter.patch's text as
+# the branch description, and record STAMP (the patches' digest) and the
+# head in TREE's git config.  Nothing happens while both still match.  A
+# branch with commits that were never exported, or with uncommitted
+# changes, is not rewritten unless MZ_FORCE=1.  Messages name the tree
+# NAME and DIR LABEL, and EXPORT the command that keeps such commits.
+mz_apply_series() {
+	local tree=$1 tag=$2 dir=$3 stamp=$4 name=$5 label=$6 export=$7
+	local head recorded p n=0
+	local -a plist=()
+	head=$(git -C "$tree" rev-parse HEAD)
+	if [ "$(git -C "$tree" config --get mz.stamp || true)" = "$stamp" ] &&
+	   [ "$(git -C "$tree" config --get mz.head || true)" = "$head" ]; then
+		info "$name is up to date with $label ($(git -C "$tree" rev-list --count "$tag"..HEAD) patches)"
+		return
+	fi
+	recorded=$(git -C "$tree" config --get mz.head || true)
+	if [ "$MZ_FORCE" != 1 ] && [ "$head" != "$(git -C "$tree" rev-parse "$tag")" ] &&
+	   [ "$head" != "$recorded" ]; then
+		die "$tree has commits that $label does not have; run '$export' to keep them or MZ_FORCE=1 to discard them"
+	fi
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] || [ "$MZ_FORCE" = 1 ] ||
+		die "$tree has uncommitted changes; commit and '$export' them, or MZ_FORCE=1 to discard them"
+	git -C "$tree" checkout -q -f -B series "$tag"
+	git -C "$tree" reset -q --hard "$tag"
+	mz_series_patches plist "$dir"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		git -C "$tree" am -q --committer-date-is-author-date "$dir/$p" ||
+			{ git -C "$tree" am --abort || true; die "patch $p does not apply to $tag; fix it in the tree and '$export'"; }
+		n=$((n + 1))
+	done
+	if [ -f "$dir/0000-cover-letter.patch" ]; then
+		# Keep the cover letter's text with the branch so export keeps it.
+		git -C "$tree" config branch.series.description \
+			"$("$MZ_ROOT/harness/cover-letter.sh" extract "$dir/0000-cover-letter.patch")"
+	fi
+	git -C "$tree" config mz.stamp "$stamp"
+	git -C "$tree" config mz.head "$(git -C "$tree" rev-parse HEAD)"
+	info "applied $n patches on $tag in $tree"
+}

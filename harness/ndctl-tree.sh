@@ -64,37 +64,8 @@ make_base() {
 }
 
 apply_series() {
-	local stamp head recorded p n=0
-	local -a plist=()
-	stamp=$(ndctl_stamp)
-	head=$(g rev-parse HEAD)
-	if [ "$(g config --get mz.stamp || true)" = "$stamp" ] &&
-	   [ "$(g config --get mz.head || true)" = "$head" ]; then
-		info "ndctl tree is up to date with patches/ndctl ($(g rev-list --count "$MZ_NDCTL_TAG"..HEAD) patches)"
-		return
-	fi
-	recorded=$(g config --get mz.head || true)
-	if [ "$MZ_FORCE" != 1 ] && [ "$head" != "$(g rev-parse "$MZ_NDCTL_TAG")" ] &&
-	   [ "$head" != "$recorded" ]; then
-		die "$MZ_NDCTL_TREE has commits that patches/ndctl does not have; run '${0##*/} export' to keep them or MZ_FORCE=1 to discard them"
-	fi
-	[ -z "$(g status --porcelain --untracked-files=no)" ] || [ "$MZ_FORCE" = 1 ] ||
-		die "$MZ_NDCTL_TREE has uncommitted changes; commit and export them, or MZ_FORCE=1 to discard them"
-	g checkout -q -f -B series "$MZ_NDCTL_TAG"
-	g reset -q --hard "$MZ_NDCTL_TAG"
-	mz_series_patches plist "$pdir"
-	for p in ${plist[@]+"${plist[@]}"}; do
-		g am -q --committer-date-is-author-date "$pdir/$p" ||
-			{ g am --abort || true; die "patches/ndctl/$p does not apply to $MZ_NDCTL_TAG; fix it in the tree and export"; }
-		n=$((n + 1))
-	done
-	if [ -f "$pdir/0000-cover-letter.patch" ]; then
-		g config branch.series.description \
-			"$("$MZ_ROOT/harness/cover-letter.sh" extract "$pdir/0000-cover-letter.patch")"
-	fi
-	g config mz.stamp "$stamp"
-	g config mz.head "$(g rev-parse HEAD)"
-	info "applied $n patches on $MZ_NDCTL_TAG in $MZ_NDCTL_TREE"
+	mz_apply_series "$MZ_NDCTL_TREE" "$MZ_NDCTL_TAG" "$pdir" "$(ndctl_stamp)" \
+		"ndctl tree" patches/ndctl "${0##*/} export"
 }
 
 export_series() {

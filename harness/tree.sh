@@ -77,38 +77,8 @@ make_base() {
 }
 
 apply_series() {
-	local stamp head recorded p n=0
-	stamp=$(series_stamp)
-	head=$(g rev-parse HEAD)
-	if [ "$(g config --get mz.stamp || true)" = "$stamp" ] &&
-	   [ "$(g config --get mz.head || true)" = "$head" ]; then
-		info "tree is up to date with patches/ ($(g rev-list --count "$MZ_BASE_TAG"..HEAD) patches)"
-		return
-	fi
-	recorded=$(g config --get mz.head || true)
-	if [ "$MZ_FORCE" != 1 ] && [ "$head" != "$(g rev-parse "$MZ_BASE_TAG")" ] &&
-	   [ "$head" != "$recorded" ]; then
-		die "$MZ_TREE has commits that patches/ does not have; run 'make export' to keep them or MZ_FORCE=1 to discard them"
-	fi
-	[ -z "$(g status --porcelain --untracked-files=no)" ] || [ "$MZ_FORCE" = 1 ] ||
-		die "$MZ_TREE has uncommitted changes; commit and 'make export' them, or MZ_FORCE=1 to discard them"
-	g checkout -q -f -B series "$MZ_BASE_TAG"
-	g reset -q --hard "$MZ_BASE_TAG"
-	plist=()
-	mz_series_patches plist "$MZ_ROOT/patches"
-	for p in ${plist[@]+"${plist[@]}"}; do
-		g am -q --committer-date-is-author-date "$MZ_ROOT/patches/$p" ||
-			{ g am --abort || true; die "patch $p does not apply to $MZ_BASE_TAG; fix it in the tree and 'make export'"; }
-		n=$((n + 1))
-	done
-	if [ -f "$MZ_ROOT/patches/0000-cover-letter.patch" ]; then
-		# Keep the cover letter's text with the branch so export keeps it.
-		g config branch.series.description \
-			"$("$MZ_ROOT/harness/cover-letter.sh" extract "$MZ_ROOT/patches/0000-cover-letter.patch")"
-	fi
-	g config mz.stamp "$stamp"
-	g config mz.head "$(g rev-parse HEAD)"
-	info "applied $n patches on $MZ_BASE_TAG in $MZ_TREE"
+	mz_apply_series "$MZ_TREE" "$MZ_BASE_TAG" "$MZ_ROOT/patches" "$(series_stamp)" \
+		tree patches/ "make export"
 }
 
 # The tree is shared (make bench, make check, builds of several variants):
