@@ -14,7 +14,7 @@ CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-off
 
 .PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base
+	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl
 
 #@ usage: make [TARGET] [VAR=value]...
 #@
@@ -68,6 +68,10 @@ send-prep-ndctl: deps
 #: the ndctl selftest group on unpatched 7.3.4 (a kernel without the attribute)
 check-ndctl-base: deps
 	$(H)/check-ndctl-base.sh
+
+#: ndctl's own test suite on base 7.3.4 and the series, off and on (NDCTL_ARGS)
+check-ndctl: deps
+	$(H)/check-ndctl.sh --summary $(CACHE)/results/ndctl-suite.json $(NDCTL_ARGS)
 
 #: build ndctl 81 with patches/ndctl/ (install root: MZ_CACHE/build/ndctl-root)
 ndctl: deps
@@ -136,6 +140,7 @@ probe:
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)
 #= PROBE_ARGS     probe: harness/store-probe.sh options
+#= NDCTL_ARGS     check-ndctl: harness/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'
 #@
 #@ Environment (defaults in harness/lib.sh, its "Configuration" block):
 #= MZ_CACHE       caches, builds, logs, results (default ${XDG_CACHE_HOME:-~/.cache}/memmap-zone-device)

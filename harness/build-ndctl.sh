@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-ndctl.sh: build the ndctl tree (ndctl-tree.sh: ndctl
+# build-ndctl.sh [--tests]: build the ndctl tree (ndctl-tree.sh: ndctl
 # $MZ_NDCTL_VERSION with patches/ndctl/ applied, and whatever is edited in
 # its work tree) with meson and ninja, and install it into a staging root
 # that initramfs.sh --ndctl puts into the guests.  Prints that root:
@@ -13,12 +13,20 @@
 # The build directory ($MZ_CACHE/build/ndctl) is configured once and
 # rebuilt incrementally (seconds); the root is installed anew each time.
 # Documentation, systemd units and the ndctl test suite are not built.
-# Logs: $MZ_LOGS/build-ndctl.log.
+#
+# --tests builds ndctl's own test suite instead, in its own build directory
+# ($MZ_CACHE/build/ndctl-tests, configured -Dtest=enabled
+# -Ddestructive=enabled -Dkeyutils=enabled, as the maintainers run it), and
+# prints that directory: the tests run from it (check-ndctl.sh puts it into
+# the guest at the same path), with the ndctl, daxctl and cxl built there.
+# Logs: $MZ_LOGS/build-ndctl.log (--tests: build-ndctl-tests.log).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}   (builds $MZ_NDCTL_TREE; prints the install root)" >&2; exit 2; }
+tests=0
+if [ "${1:-}" = --tests ]; then tests=1; shift; fi
+[ $# -eq 0 ] || { echo "usage: ${0##*/} [--tests]   (builds $MZ_NDCTL_TREE; prints the install root, or with --tests the test build directory)" >&2; exit 2; }
 need_tool meson meson
 need_tool ninja ninja-build
 need_tool pkg-config pkg-config
@@ -27,6 +35,12 @@ tree=$("$MZ_ROOT/harness/ndctl-tree.sh" apply)
 bdir=$MZ_CACHE/build/ndctl
 root=$MZ_CACHE/build/ndctl-root
 log=$MZ_LOGS/build-ndctl.log
+opts=(-Dtest=disabled)
+if [ "$tests" = 1 ]; then
+	bdir=$MZ_CACHE/build/ndctl-tests
+	log=$MZ_LOGS/build-ndctl-tests.log
+	opts=(-Dtest=enabled -Ddestructive=enabled -Dkeyutils=enabled)
+fi
 # shellcheck disable=SC2034 # held until the script exits
 ndctl_lock=
 mz_lock ndctl_lock "$MZ_NDCTL_TREE.lock" "another script using $MZ_NDCTL_TREE"
@@ -40,11 +54,18 @@ if [ ! -f "$bdir/build.ninja" ]; then
 	mz_run "$log" meson setup "$bdir" "$tree" --prefix=/usr --sysconfdir=/etc \
 		--libdir="lib/$multiarch" -Drootlibdir="/usr/lib/$multiarch" \
 		--buildtype=debugoptimized -Ddocs=disabled -Dsystemd=disabled \
-		-Dbashcompletiondir=no -Dtest=disabled ||
+		-Dbashcompletiondir=no "${opts[@]}" ||
 		die "meson setup failed (see $log): are the build dependencies installed? run harness/deps.sh"
 fi
-info "building ndctl $MZ_NDCTL_VERSION ($(git -C "$tree" rev-list --count "$MZ_NDCTL_TAG"..HEAD) patches) in $bdir"
+what="ndctl $MZ_NDCTL_VERSION"
+[ "$tests" = 0 ] || what+=" and its test suite"
+info "building $what ($(git -C "$tree" rev-list --count "$MZ_NDCTL_TAG"..HEAD) patches) in $bdir"
 mz_run "$log" ninja -C "$bdir" || die "building ndctl failed; see $log"
+if [ "$tests" = 1 ]; then
+	info "ndctl $MZ_NDCTL_VERSION and its tests built in $bdir in $(mz_since "$start") s"
+	echo "$bdir"
+	exit 0
+fi
 rm -rf "$root"
 mz_run "$log" meson install -C "$bdir" --no-rebuild --destdir "$root" ||
 	die "installing ndctl into $root failed; see $log"

@@ -57,7 +57,7 @@ step() {
 H=$MZ_ROOT/harness
 step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 lint() {
-	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* \
+	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* "$MZ_ROOT"/guest/bin/* \
 		"$MZ_ROOT"/tests/guest/* &&
 		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats
 }

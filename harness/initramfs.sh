@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# initramfs.sh [--ndctl ROOT] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz:
+# initramfs.sh [--ndctl ROOT] [--depmod-conf FILE] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz:
 # make the guest initramfs for the kernel built in BUILD_DIR (see
 # build-kernel.sh).
 #
@@ -19,6 +19,10 @@
 #   /lib/modules/RELEASE/    BUILD_DIR/modroot, depmod'ed for the release in
 #                            BUILD_DIR/include/config/kernel.release
 #
+# --depmod-conf FILE puts FILE into /etc/depmod.d/ and has depmod read it
+# (and only it), e.g. ndctl's contrib/nfit_test_depmod.conf, which makes
+# the nfit_test modules in extra/ replace the in-tree ones.
+#
 # --add SRC:DST copies more in: a file to DST (into DST when DST ends in /),
 # a directory's contents to DST.  Dynamically linked executables added this
 # way get their shared libraries too.  Repeatable.
@@ -34,12 +38,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--ndctl ROOT] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz" >&2
+	echo "usage: ${0##*/} [--ndctl ROOT] [--depmod-conf FILE] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz" >&2
 	exit 2
 }
 
 adds=()
 ndctl_root=
+depmod_conf=
 pos=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -53,6 +58,9 @@ while [ $# -gt 0 ]; do
 	--ndctl)
 		{ [ $# -ge 2 ] && [ -n "$2" ]; } || usage
 		ndctl_root=$2; shift 2 ;;
+	--depmod-conf)
+		{ [ $# -ge 2 ] && [ -n "$2" ]; } || usage
+		depmod_conf=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) usage ;;
 	*) pos+=("$1"); shift ;;
@@ -80,6 +88,7 @@ done
 for a in ${adds[@]+"${adds[@]}"}; do
 	[ -e "${a%%:*}" ] || die "--add $a: ${a%%:*} does not exist"
 done
+[ -z "$depmod_conf" ] || [ -f "$depmod_conf" ] || die "--depmod-conf $depmod_conf: no such file"
 ndctl_libs=
 if [ -n "$ndctl_root" ]; then
 	for t in ndctl daxctl; do
@@ -123,6 +132,10 @@ stamp=$({
 	for t in busybox bash kmod ndctl daxctl mkfs.ext4; do
 		sha256sum <"$(PATH=$PATH:/usr/sbin:/sbin command -v "$t")"
 	done
+	if [ -n "$depmod_conf" ]; then
+		echo "--depmod-conf"
+		sha256sum <"$depmod_conf"
+	fi
 	if [ -n "$ndctl_root" ]; then
 		echo "--ndctl"
 		hash_tree "$ndctl_root/usr/bin"
@@ -191,7 +204,13 @@ printf 'root:x:0:\n' >"$stage/etc/group"
 mkdir -p "$stage/usr/lib/modules"
 cp -a "$moddir" "$stage/usr/lib/modules/"
 rm -f "$stage/usr/lib/modules/$krel/build" "$stage/usr/lib/modules/$krel/source"
-depmod -b "$stage" "$krel" || die "depmod failed for $krel"
+depmod_args=()
+if [ -n "$depmod_conf" ]; then
+	mkdir -p "$stage/etc/depmod.d"
+	cp "$depmod_conf" "$stage/etc/depmod.d/"
+	depmod_args=(-C "$stage/etc/depmod.d")
+fi
+depmod -b "$stage" ${depmod_args[@]+"${depmod_args[@]}"} "$krel" || die "depmod failed for $krel"
 
 cp -a "$MZ_ROOT/guest/." "$stage/mz/"
 cp "$MZ_ROOT/guest/init" "$stage/init"
@@ -200,13 +219,16 @@ cp "$ktap" "$stage/mz/ktap_helpers.sh"
 
 for a in ${adds[@]+"${adds[@]}"}; do
 	src=${a%%:*} dst=${a#*:}
+	# --remove-destination: a busybox applet link in the way (an absolute
+	# link to /usr/bin/busybox) is replaced, not written through to the
+	# host's busybox.
 	if [ -d "$src" ]; then
 		mkdir -p "$stage$dst"
-		cp -a "$src/." "$stage$dst/"
+		cp -a --remove-destination "$src/." "$stage$dst/"
 		list=$(find "$src" -type f -perm -u+x)
 	else
 		case "$dst" in */) mkdir -p "$stage$dst" ;; *) mkdir -p "$stage$(dirname "$dst")" ;; esac
-		cp -a "$src" "$stage$dst"
+		cp -a --remove-destination "$src" "$stage$dst"
 		list=$src
 	fi
 	while IFS= read -r f; do

@@ -30,6 +30,15 @@ shift
 for f in "$@"; do [ -f "$f" ] || die "fragment $f does not exist"; done
 [ -z "$src" ] || [ -d "$src" ] || die "--src $src is not a directory"
 
+# last_values FRAGMENT...: the fragments' option lines, the last one for
+# each option (a later fragment overrides an earlier one, as in
+# merge_config.sh).
+last_values() {
+	awk '/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+	     /^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+	     sym != "" { if (!(sym in line)) order[n++] = sym; line[sym] = $0; sym = "" }
+	     END { for (i = 0; i < n; i++) print line[order[i]] }' "$@"
+}
 missing=()
 while IFS= read -r line; do
 	case "$line" in
@@ -46,7 +55,7 @@ while IFS= read -r line; do
 	else
 		! grep -q "^$sym=[ym]" "$config" || missing+=("$sym=n (got: $(grep "^$sym=" "$config"))")
 	fi
-done < <(cat "$@")
+done < <(last_values "$@")
 if [ ${#missing[@]} -gt 0 ]; then
 	printf '  %s\n' "${missing[@]}" >&2
 	die "Kconfig dropped ${#missing[@]} option(s) the fragments ask for (listed above; usually a missing dependency); fix Kconfig.fragments/"

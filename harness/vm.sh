@@ -38,6 +38,14 @@
 #   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
 #   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default
 #                         $MZ_NVDIMM_SIZE, see lib.sh: 1G)
+#   --label-size SIZE     give each of the --nvdimms NVDIMMs a label area of
+#                         SIZE (NNNK or NNNM; QEMU's label-size), in a
+#                         backing file that much larger so that the region
+#                         stays --nvdimm-size (ndctl's own destructive tests
+#                         want labelled NVDIMMs: check-ndctl.sh)
+#   --nvdimm-align SIZE   align each NVDIMM's backend (and so its region) in
+#                         the guest's physical address space to SIZE (NNNM
+#                         or NNNG; QEMU's memory-backend-file align=)
 #   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
 #                         for label-backed namespaces (ndctl init-labels,
 #                         create/destroy-namespace); its backing file holds
@@ -74,7 +82,8 @@ usage() {
 	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
 	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
-	echo "         --nvdimms N --nvdimm-size SIZE --label-nvdimm SIZE --mem SIZE --smp N" >&2
+	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
+	echo "         --label-nvdimm SIZE --mem SIZE --smp N" >&2
 	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
@@ -92,6 +101,8 @@ appends=()
 nvdimms=1
 nvsize=$MZ_NVDIMM_SIZE
 labelsize=
+nvlabel=
+nvalign=
 mem=2G
 smp=2
 keep=0
@@ -101,7 +112,7 @@ dry_run=0
 numa=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-nvdimm|--mem|--smp)
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--label-nvdimm|--mem|--smp)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -111,6 +122,8 @@ while [ $# -gt 0 ]; do
 		--append) appends+=("$2") ;;
 		--nvdimms) nvdimms=$2 ;;
 		--nvdimm-size) nvsize=$2 ;;
+		--label-size) nvlabel=$2 ;;
+		--nvdimm-align) nvalign=$2 ;;
 		--label-nvdimm) labelsize=$2 ;;
 		--mem) mem=$2 ;;
 		--smp) smp=$2 ;;
@@ -148,6 +161,8 @@ case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm o
 [[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$labelsize" ] || [[ "$labelsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$nvlabel" ] || [[ "$nvlabel" =~ ^[1-9][0-9]*[KM]$ ]] || usage
+[ -z "$nvalign" ] || [[ "$nvalign" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
 for a in ${targs[@]+"${targs[@]}"}; do
@@ -156,6 +171,11 @@ for a in ${targs[@]+"${targs[@]}"}; do
 done
 
 mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
+kib() { case "$1" in *K) echo "${1%K}" ;; *) echo $(($(mib "$1") * 1024)) ;; esac; }
+if [ -n "$nvlabel" ] && [ $(($(kib "$nvlabel") % 128)) -ne 0 ]; then
+	echo "${0##*/}: --label-size must be a multiple of 128K (QEMU's minimum label area)" >&2
+	usage
+fi
 if [ "$numa" = 1 ] && { [ "$smp" -lt 2 ] || [ "$(mib "$mem")" -lt 1024 ]; }; then
 	echo "${0##*/}: --numa needs --smp 2 or more and --mem 1G or more" >&2
 	usage
@@ -180,6 +200,12 @@ esac
 
 memmib=$(mib "$mem")
 nvmib=$(mib "$nvsize")
+# Each NVDIMM's share of the hotplug area: backend (region + label area),
+# rounded up to the alignment QEMU places it at.
+nvlabelkib=0
+[ -z "$nvlabel" ] || nvlabelkib=$(kib "$nvlabel")
+nvslotmib=$((nvmib + (nvlabelkib + 1023) / 1024))
+[ -z "$nvalign" ] || nvslotmib=$((nvslotmib + $(mib "$nvalign")))
 labelmib=0
 [ -z "$labelsize" ] || labelmib=$(($(mib "$labelsize") + 1))
 ndimms=$nvdimms
@@ -193,7 +219,7 @@ smp_arg=$smp
 [ "$numa" = 0 ] || smp_arg="$smp,sockets=$smp,cores=1,threads=1"
 # shellcheck disable=SC2054 # the commas are QEMU's
 qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
-	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvmib + labelmib + 1024))M"
+	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvslotmib + labelmib + 1024))M"
 	-smp "$smp_arg" -nodefaults -nographic -no-reboot
 	-kernel "$bzimage" -initrd "$initrd")
 # The NUMA topology of --numa, and the node of the NVDIMMs.
@@ -217,7 +243,7 @@ if [ "$ndimms" -gt 0 ]; then
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
 	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
-	# add_nvdimm ID KIB [DEVICE-OPTIONS]: one NVDIMM backed by
+	# add_nvdimm ID KIB [DEVICE-OPTIONS [BACKEND-OPTIONS]]: one NVDIMM backed by
 	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm.
 	add_nvdimm() {
 		local img=$vmdir/nvdimm$1.img
@@ -226,11 +252,14 @@ if [ "$ndimms" -gt 0 ]; then
 			rm -f "$img"
 			truncate -s "${2}K" "$img"
 		fi
-		qemu+=(-object "memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K"
+		qemu+=(-object "memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K${4:+,$4}"
 			-device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
 	}
+	devopts=${nvnode#,} beopts=
+	if [ -n "$nvlabel" ]; then devopts="label-size=${nvlabel}${nvnode}"; fi
+	if [ -n "$nvalign" ]; then beopts="align=$nvalign"; fi
 	for ((i = 0; i < nvdimms; i++)); do
-		add_nvdimm "$i" $((nvmib * 1024)) "${nvnode#,}"
+		add_nvdimm "$i" $((nvmib * 1024 + nvlabelkib)) "$devopts" "$beopts"
 	done
 	# QEMU carves the label area out of the end of the backend.
 	if [ -n "$labelsize" ]; then
@@ -245,7 +274,7 @@ if [ -n "$test" ]; then
 fi
 if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
 qemu+=(-append "$cmdline")
-what="$nvdimms x $nvsize NVDIMM${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
+what="$nvdimms x $nvsize NVDIMM${nvlabel:+ (label area $nvlabel)}${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
 [ "$numa" = 0 ] || what+=", 3 NUMA nodes (NVDIMMs on node 1, node 2 memory-only)"
 
 if [ "$shell" = 1 ]; then
@@ -361,8 +390,10 @@ if [ ${#problems[@]} -gt 0 ]; then
 	tail -n 30 "$clean" >&2
 	echo "---" >&2
 fi
-# Not the command line (line 1): a --append could hold anything.
-reports=$(grep -anE "$REPORTS" "$clean" | grep -v '^1:' || true)
+# Kernel messages only (printk's "[ seconds]" stamp, CONFIG_PRINTK_TIME):
+# a test's own output may say WARNING: (ndctl does).  Not the command line
+# (line 1): a --append could hold anything.
+reports=$(grep -anE "\[ *[0-9]+\.[0-9]+\] .*($REPORTS)" "$clean" | grep -v '^1:' || true)
 if [ -n "$reports" ]; then
 	echo "--- kernel reports on the console ($log) ---" >&2
 	head -n 20 <<<"$reports" >&2

@@ -511,6 +511,13 @@ stub_tools() {
 	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
 }
 
+@test "vm: a test's own WARNING: line is not a kernel report" {
+	need_vm
+	run -0 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn user
+	[[ "$output" == *"namespace_check: WARNING: a tool says so"* ]]
+	[[ "$output" != *"kernel reported"* ]]
+}
+
 @test "vm: a poisoned struct page dumped by CONFIG_DEBUG_VM fails the run" {
 	need_vm
 	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn poisoned
