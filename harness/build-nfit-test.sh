@@ -24,11 +24,13 @@ set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: ${0##*/} BUILD_DIR   (a build-kernel.sh output of the nfit variant)" >&2; exit 2; }
 build=$(cd "$1" 2>/dev/null && pwd) || die "$1 is not a directory (a build-kernel.sh output directory)"
 relfile=$build/include/config/kernel.release
-[ -f "$relfile" ] && [ -f "$build/.mz-built" ] ||
+if [ ! -f "$relfile" ] || [ ! -f "$build/.mz-built" ]; then
 	die "$build holds no finished kernel build (run harness/build-kernel.sh [--base] nfit)"
+fi
 src=$(readlink -f "$build/source" 2>/dev/null || true)
-[ -n "$src" ] && [ -d "$src/tools/testing/nvdimm" ] ||
+if [ -z "$src" ] || [ ! -d "$src/tools/testing/nvdimm" ]; then
 	die "$build/source does not lead to a kernel tree with tools/testing/nvdimm"
+fi
 for sym in LIBNVDIMM BLK_DEV_PMEM ND_BTT ND_PFN ACPI_NFIT DEV_DAX DEV_DAX_PMEM; do
 	grep -qx "CONFIG_$sym=m" "$build/.config" ||
 		die "$build/.config does not have CONFIG_$sym=m, which nfit_test needs (build the 'nfit' variant: Kconfig.fragments/nfit.config)"

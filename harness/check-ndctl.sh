@@ -18,6 +18,9 @@
 #                     harness/ndctl-expect.txt)
 #   --summary FILE    JSON results (default $MZ_CACHE/results/ndctl-suite.json)
 #   --logs DIR        guest console logs and outputs (default $MZ_LOGS/ndctl-suite)
+#   --series-build DIR  the series runs boot this finished nfit build
+#                     instead of building one (a mutated kernel, to see the
+#                     comparison fail); nfit_test is built into it
 #
 # What it builds (each step reuses what is current):
 #   - the "nfit" kernel variant (Kconfig.fragments/nfit.config: libnvdimm
@@ -52,7 +55,7 @@ set -euo pipefail
 
 usage() {
 	echo "usage: ${0##*/} [--runs base,off,on] [--suites S,S] [--only A+B] [--multiplier N]" >&2
-	echo "       [--timeout S] [--expect FILE] [--summary FILE] [--logs DIR]   (see the header)" >&2
+	echo "       [--timeout S] [--expect FILE] [--summary FILE] [--logs DIR] [--series-build DIR]" >&2
 	exit 2
 }
 H=$MZ_ROOT/harness
@@ -64,9 +67,10 @@ timeout=5400
 expect=$H/ndctl-expect.txt
 summary=$MZ_CACHE/results/ndctl-suite.json
 logs=$MZ_LOGS/ndctl-suite
+series_build=
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--runs|--suites|--only|--multiplier|--timeout|--expect|--summary|--logs)
+	--runs|--suites|--only|--multiplier|--timeout|--expect|--summary|--logs|--series-build)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--runs) runs=$2 ;;
@@ -77,6 +81,7 @@ while [ $# -gt 0 ]; do
 		--expect) expect=$2 ;;
 		--summary) summary=$2 ;;
 		--logs) logs=$2 ;;
+		--series-build) series_build=$2 ;;
 		esac
 		shift 2 ;;
 	-h|--help) usage ;;
@@ -93,6 +98,10 @@ done
 [ -z "$mult" ] || [[ "$mult" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
 [ -f "$expect" ] || die "--expect $expect: no such file"
+if [ -n "$series_build" ] &&
+	{ [ ! -f "$series_build/.mz-built" ] || [ ! -f "$series_build/arch/x86/boot/bzImage" ]; }; then
+	die "--series-build $series_build: not a finished build-kernel.sh build"
+fi
 
 # The tools ndctl's tests run, staged into the guest from this host.
 tools=(jq fio mkfs.xfs xfs_io parted dmsetup keyctl xxd lsblk uuidgen filefrag hexdump
@@ -124,6 +133,15 @@ if [ -n "$only" ]; then
 	mapfile -t names < <(printf '%s\n' "${names[@]}" | grep -xF -f <(tr + '\n' <<<"$only") || true)
 fi
 [ ${#names[@]} -gt 0 ] || die "no test of the suites $suites${only:+ named $only} in $plan"
+# The suites not run, with why, for the table and the summary.
+: >"$logs/not-run.txt"
+while read -r suite count; do
+	why="not selected (--suites)"
+	[ "$suite" != ndctl:cxl ] ||
+		why="needs cxl_test (tools/testing/cxl) and a kernel built for CXL, which this guest does not have"
+	printf '%s %s %s\n' "$suite" "$count" "$why" >>"$logs/not-run.txt"
+done < <(jq -r --argjson s "$jsuites" '[.tests[] | select(any(.suite[]; . as $x | $s | index($x)) | not)
+	| .suite[0]] | group_by(.) | .[] | "\(.[0]) \(length)"' "$plan")
 
 declare -A build=() initrd=() accel=()
 for r in "${runlist[@]}"; do
@@ -132,7 +150,11 @@ for r in "${runlist[@]}"; do
 	[ -n "${build[$k]:-}" ] && continue
 	flag=()
 	[ "$k" = series ] || flag=(--base)
-	b=$("$H/build-kernel.sh" ${flag[@]+"${flag[@]}"} nfit) || die "building the $k nfit kernel failed"
+	if [ "$k" = series ] && [ -n "$series_build" ]; then
+		b=$series_build
+	else
+		b=$("$H/build-kernel.sh" ${flag[@]+"${flag[@]}"} nfit) || die "building the $k nfit kernel failed"
+	fi
 	"$H/build-nfit-test.sh" "$b" >/dev/null || die "building nfit_test for $b failed"
 	i=$MZ_CACHE/initramfs/ndctl-suite-$k.cpio.gz
 	ksrc=$(readlink -f "$b/source")

@@ -9,6 +9,7 @@
 #                "ok N NAME", "ok N NAME # SKIP", "not ok N NAME ...")
 #   DIR/R.log    the guest's console (kernel report lines are counted)
 #   DIR/R.info   optional: "SECONDS ACCEL" of the run
+# and, optional, DIR/not-run.txt ("SUITE COUNT REASON": suites not run),
 # and FILE of --names, the tests that were to run (one per line).
 #
 # Prints a table test x run (pass, FAIL, skip, "-" no result) to stderr and
@@ -150,6 +151,11 @@ fi
 	printf '%-24s' seconds
 	for r in "${runlist[@]}"; do printf ' %-5s' "${secs[$r]}"; done
 	printf '\n'
+	if [ -s "$logs/not-run.txt" ]; then
+		while read -r suite count reason; do
+			printf 'not run: suite %s (%s tests): %s\n' "$suite" "$count" "$reason"
+		done <"$logs/not-run.txt"
+	fi
 } | tee "$logs/table.txt" >&2
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -164,12 +170,17 @@ runj=$(for r in "${runlist[@]}"; do
 	jq -cn --arg run "$r" --argjson s "${secs[$r]}" --argjson rep "${reports[$r]}" --arg accel "${accel[$r]}" \
 		'{run: $run, seconds: $s, accel: $accel, kernel_report_lines: $rep}'
 done | jq -s .)
+notj=$(if [ -s "$logs/not-run.txt" ]; then
+	while read -r suite count reason; do
+		jq -cn --arg s "$suite" --argjson n "$count" --arg w "$reason" '{suite: $s, tests: $n, reason: $w}'
+	done <"$logs/not-run.txt"
+fi | jq -s .)
 probj=$(printf '%s\n' ${problems[@]+"${problems[@]}"} | jq -R . | jq -s 'map(select(. != ""))')
 mkdir -p "$(dirname "$summary")"
 jq -n --arg cpu "$cpu" --arg ndctl "$MZ_NDCTL_VERSION" --arg kernel "$MZ_BASE_VERSION" \
-	--argjson runs "$runj" --argjson results "$resj" --argjson problems "$probj" \
+	--argjson runs "$runj" --argjson results "$resj" --argjson problems "$probj" --argjson notrun "$notj" \
 	'{host_cpu: $cpu, ndctl: $ndctl, base_kernel: $kernel, runs: $runs,
-	  results: $results, problems: $problems}' >"$summary"
+	  results: $results, not_run: $notrun, problems: $problems}' >"$summary"
 if [ ${#problems[@]} -gt 0 ]; then
 	printf '  %s\n' "${problems[@]}" >&2
 	die "${#problems[@]} difference(s) from base $MZ_BASE_VERSION or from $expect (listed above); summary: $summary"

@@ -146,7 +146,10 @@ compare() {
 
 @test "ndctl-compare.sh: the series as base, base as expected: passes, table and JSON" {
 	runs base:a=pass,b=skip,c=fail off:a=pass,b=skip,c=fail on:a=pass,b=skip,c=fail
+	echo 'ndctl:cxl 12 needs cxl_test' >"$T/logs/not-run.txt"
 	run -0 --separate-stderr compare base,off,on
+	grep -qx 'not run: suite ndctl:cxl (12 tests): needs cxl_test' "$T/logs/table.txt"
+	jq -e '.not_run == [{suite: "ndctl:cxl", tests: 12, reason: "needs cxl_test"}]' "$T/logs/summary.json"
 	[[ "$stderr" == *"every test as on base"* ]]
 	grep -qE '^a +pass +pass +pass *$' "$T/logs/table.txt"
 	grep -qE '^c +FAIL +FAIL +FAIL +expected on base: fail \(needs hardware the guest lacks\)$' "$T/logs/table.txt"
@@ -229,6 +232,8 @@ compare() {
 	run -2 "$H/check-ndctl.sh" extra
 	run -1 "$H/check-ndctl.sh" --expect "$T/none"
 	[[ "$output" == *"--expect $T/none: no such file"* ]]
+	run -1 "$H/check-ndctl.sh" --series-build "$T"
+	[[ "$output" == *"--series-build $T: not a finished build-kernel.sh build"* ]]
 	run -2 "$H/build-nfit-test.sh"
 	mkdir -p "$T/notbuilt"
 	run -1 "$H/build-nfit-test.sh" "$T/notbuilt"
