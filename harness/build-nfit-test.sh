@@ -15,7 +15,8 @@
 # makes depmod prefer them over the in-tree ones.
 #
 # Objects go to BUILD_DIR/nfit_test/ (Kbuild's MO=), never into the kernel
-# tree.  Log: $MZ_LOGS/build-nfit-test-<BUILD_DIR's name>.log.  Prints the
+# tree; they are rebuilt from scratch (~30 s) when the kernel's .config or
+# build changed.  Log: $MZ_LOGS/build-nfit-test-<BUILD_DIR's name>.log.  Prints the
 # directory the modules were installed into.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
@@ -48,6 +49,14 @@ start=$(date +%s)
 # The Kbuild file names its sources as ../../../drivers/...: an output
 # directory three levels down keeps those objects inside BUILD_DIR/nfit_test.
 mo=$build/nfit_test/tools/testing/nvdimm
+# Kbuild does not see a configuration change of the kernel from an
+# external module's objects (their .cmd files name include/config/ paths
+# relative to the kernel's build directory): start over when the kernel's
+# .config or its build changed since the last nfit_test build.
+stamp=$( (cat "$build/.config" "$build/.mz-built" "$relfile") | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$build/nfit_test/.mz-stamp" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$build/nfit_test"
+fi
 mkdir -p "$mo"
 cc=$(mz_cc)
 info "building nfit_test (tools/testing/nvdimm) for $krel (log: $log)"
@@ -64,5 +73,6 @@ for m in nfit_test nfit libnvdimm nd_pmem dax_pmem device_dax; do
 	[ -n "$(find "$dest" -name "$m.ko*" -print -quit)" ] ||
 		die "$m.ko missing under $dest after the install; see $log"
 done
+echo "$stamp" >"$build/nfit_test/.mz-stamp"
 info "nfit_test built and installed into $dest in $(mz_since "$start") s"
 echo "$dest"
