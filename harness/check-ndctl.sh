@@ -33,7 +33,8 @@
 #     the patches change no test: the suite is ndctl 81's);
 #   - an initramfs per kernel with that build at its own path, the test
 #     plan ('meson introspect --tests'), the tools the tests use (jq, fio,
-#     mkfs.xfs, parted, dmsetup, keyctl, ...: the host's, from harness/deps.sh)
+#     mkfs.xfs, parted, dmsetup, keyctl, trace-cmd, ...: the host's, from
+#     harness/deps.sh)
 #     and ndctl's contrib/nfit_test_depmod.conf.
 #
 # Each run boots one guest (guest/tests/ndctl-suite) laid out as the
@@ -104,7 +105,7 @@ if [ -n "$series_build" ] &&
 fi
 
 # The tools ndctl's tests run, staged into the guest from this host.
-tools=(jq fio mkfs.xfs xfs_io parted dmsetup keyctl xxd lsblk uuidgen filefrag hexdump
+tools=(jq fio mkfs.xfs xfs_io parted dmsetup keyctl xxd trace-cmd lsblk uuidgen filefrag hexdump
 	fallocate blockdev mountpoint getconf dd sort stat truncate timeout sha256sum seq)
 adds=()
 for t in "${tools[@]}"; do

@@ -25,7 +25,7 @@ usage() {
 # gcc-aarch64-linux-gnu python3-ply python3-git (check-series.sh), meson
 # ninja-build pkg-config and the -dev packages after them (build-ndctl.sh:
 # ndctl's build dependencies), fio xfsprogs parted keyutils uuid-runtime
-# dmsetup util-linux xxd (the guest tools ndctl's own tests use:
+# dmsetup util-linux xxd trace-cmd (the guest tools ndctl's own tests use:
 # check-ndctl.sh).
 pkgs=(
 	qemu-system-x86 ndctl daxctl bats shellcheck ccache
@@ -34,7 +34,7 @@ pkgs=(
 	sparse gcc-aarch64-linux-gnu python3-ply python3-git
 	meson ninja-build pkg-config libkmod-dev libudev-dev uuid-dev libjson-c-dev
 	libkeyutils-dev libiniparser-dev libtraceevent-dev libtracefs-dev
-	fio xfsprogs parted keyutils uuid-runtime dmsetup util-linux xxd
+	fio xfsprogs parted keyutils uuid-runtime dmsetup util-linux xxd trace-cmd
 )
 
 need_tool dpkg-query dpkg
