@@ -157,7 +157,7 @@ for r in "${runlist[@]}"; do
 		b=$("$H/build-kernel.sh" ${flag[@]+"${flag[@]}"} nfit) || die "building the $k nfit kernel failed"
 	fi
 	"$H/build-nfit-test.sh" "$b" >/dev/null || die "building nfit_test for $b failed"
-	i=$MZ_CACHE/initramfs/ndctl-suite-$k.cpio.gz
+	i=$MZ_CACHE/initramfs/ndctl-suite-${b##*/}.cpio.gz
 	ksrc=$(readlink -f "$b/source")
 	MZ_KSRC=$ksrc "$H/initramfs.sh" --depmod-conf "$conf" "${adds[@]}" "$b" "$i" >/dev/null ||
 		die "making the $k initramfs failed"
