@@ -35,6 +35,11 @@ MZ_NVDIMM_SIZE=${MZ_NVDIMM_SIZE:-1G}
 # The matrix's numa cell's NVDIMM: room for three 1 GiB folios of devdax
 # align=1G after the memmap.
 MZ_NUMA_NVDIMM_SIZE=${MZ_NUMA_NVDIMM_SIZE:-5G}
+# The other ZONE_DEVICE memory of the matrix's guests (vm.sh's options):
+# an NVMe controller memory buffer (p2pdma) of 1 GiB, four chunks of the
+# multithreaded memmap init; 512 MiB of soft-reserved memory for dax_hmem;
+# the 512 MiB test_hmm's two device-coherent devices take.
+MZ_ZONE_DEVICES=(--nvme-cmb 1024 --soft-reserved 512M --device-reserved 512M)
 # 1: make check skips the selftest matrix (make check-quick).
 MZ_CHECK_QUICK=${MZ_CHECK_QUICK:-0}
 # The apt sources fetch-base.sh takes its Debian mirror from (deb822

@@ -51,6 +51,31 @@
 #                         create/destroy-namespace); its backing file holds
 #                         SIZE + 128 KiB so the region stays SIZE-aligned
 #   --mem SIZE            guest RAM, NNNM or NNNG (default 2G)
+#   --nvme-cmb MB         an NVMe controller (QEMU's nvme, a 64 MiB namespace
+#                         in a sparse file next to the NVDIMMs' and recreated
+#                         empty every boot) with a controller memory buffer
+#                         of MB MiB (a power of two, 2 or more), which the
+#                         guest's nvme driver publishes as p2pdma memory
+#                         (MEMORY_DEVICE_PCI_P2PDMA, under
+#                         /sys/bus/pci/devices/*/p2pmem); adds
+#                         nvme.use_cmb_sqes=0, so that no queue lives there
+#   --soft-reserved SIZE  SIZE (NNNM or NNNG, a multiple of 128M) more RAM,
+#                         marked soft reserved with
+#                         memmap=SIZE%ADDR-1+0xefffffff: the kernel leaves it
+#                         to dax_hmem, which makes it a device-dax instance
+#                         (MEMORY_DEVICE_GENERIC without an altmap), as
+#                         firmware does for HBM or CXL memory
+#   --device-reserved SIZE  SIZE (a multiple of 128M, at least 512M) more
+#                         RAM, marked reserved with memmap=SIZE%ADDR-1+2:
+#                         memory the kernel does not use, for test_hmm's
+#                         device-coherent devices (spm_addr_dev0/1)
+#                         The carved ranges come from RAM above 4 GiB,
+#                         soft reserved first, at 4 GiB; --mem stays the
+#                         RAM the guest has, which must be 2G or more, and
+#                         2816M or more with the carved ranges (q35 maps
+#                         2 GiB below 4 GiB and the rest from 4 GiB on once
+#                         the total reaches 2.75 GiB); --numa does not take
+#                         them.
 #   --smp N               guest CPUs (default 2)
 #   --numa                three NUMA nodes, as hosts with pmem or CXL memory
 #                         have them: node 0 with CPU 0 and half the RAM,
@@ -61,6 +86,12 @@
 #                         (30; 0 to 1: 20).  Every CPU is a socket of its
 #                         own, so that no cache is shared across nodes.
 #                         Needs --smp 2 or more and --mem 1G or more.
+#   --allow-warning MESSAGE@CALLER  a kernel warning that does not fail
+#                         the run: one whose message (the line before
+#                         "WARNING:") is MESSAGE and whose call trace
+#                         names function CALLER; counted and reported
+#                         (repeatable; matrix.sh allows the one upstream
+#                         test_hmm causes, see there)
 #   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
 #                         recreate them empty, i.e. label-less and zeroed)
 #   --console             also stream the guest console to stderr
@@ -83,7 +114,8 @@ usage() {
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
 	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
 	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
-	echo "         --label-nvdimm SIZE --mem SIZE --smp N" >&2
+	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
+	echo "         --soft-reserved SIZE --device-reserved SIZE --allow-warning MESSAGE@CALLER" >&2
 	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
@@ -110,9 +142,13 @@ console=0
 shell=0
 dry_run=0
 numa=0
+cmb=
+softres=
+devres=
+allowed=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--label-nvdimm|--mem|--smp)
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--allow-warning)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -127,6 +163,10 @@ while [ $# -gt 0 ]; do
 		--label-nvdimm) labelsize=$2 ;;
 		--mem) mem=$2 ;;
 		--smp) smp=$2 ;;
+		--nvme-cmb) cmb=$2 ;;
+		--soft-reserved) softres=$2 ;;
+		--device-reserved) devres=$2 ;;
+		--allow-warning) allowed+=("$2") ;;
 		esac
 		shift 2 ;;
 	--keep-nvdimm) keep=1; shift ;;
@@ -164,6 +204,15 @@ case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm o
 [ -z "$nvlabel" ] || [[ "$nvlabel" =~ ^[1-9][0-9]*[KM]$ ]] || usage
 [ -z "$nvalign" ] || [[ "$nvalign" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$cmb" ] || [[ "$cmb" =~ ^[1-9][0-9]*$ ]] || usage
+[ -z "$softres" ] || [[ "$softres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$devres" ] || [[ "$devres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+for a in ${allowed[@]+"${allowed[@]}"}; do
+	[[ "$a" =~ ^[^@]+@[A-Za-z_][A-Za-z0-9_.]*$ ]] || {
+		echo "${0##*/}: --allow-warning takes MESSAGE@FUNCTION, not '$a'" >&2
+		usage
+	}
+done
 [ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
 for a in ${targs[@]+"${targs[@]}"}; do
 	# mz.args joins arguments with commas on the kernel command line.
@@ -179,6 +228,34 @@ fi
 if [ "$numa" = 1 ] && { [ "$smp" -lt 2 ] || [ "$(mib "$mem")" -lt 1024 ]; }; then
 	echo "${0##*/}: --numa needs --smp 2 or more and --mem 1G or more" >&2
 	usage
+fi
+
+if [ -n "$cmb" ] && { [ "$cmb" -lt 2 ] || [ $((cmb & (cmb - 1))) -ne 0 ]; }; then
+	echo "${0##*/}: --nvme-cmb takes a power of two of 2 or more (MiB), not $cmb" >&2
+	usage
+fi
+# The carved ranges: SIZE in MiB, each a multiple of a memory section.
+softmib=0 devmib=0
+[ -z "$softres" ] || softmib=$(mib "$softres")
+[ -z "$devres" ] || devmib=$(mib "$devres")
+if [ $((softmib % 128)) -ne 0 ] || [ $((devmib % 128)) -ne 0 ]; then
+	echo "${0##*/}: --soft-reserved and --device-reserved take multiples of 128M" >&2
+	usage
+fi
+if [ -n "$devres" ] && [ "$devmib" -lt 512 ]; then
+	echo "${0##*/}: --device-reserved needs 512M or more: test_hmm's two devices take 256 MiB each" >&2
+	usage
+fi
+if [ $((softmib + devmib)) -gt 0 ]; then
+	if [ "$numa" = 1 ]; then
+		echo "${0##*/}: --soft-reserved and --device-reserved do not go with --numa" >&2
+		usage
+	fi
+	if [ "$(mib "$mem")" -lt 2048 ] || [ $(($(mib "$mem") + softmib + devmib)) -lt 2816 ]; then
+		echo "${0##*/}: --soft-reserved and --device-reserved need --mem 2G or more, and 2816M" \
+			"or more with them (so that q35 maps RAM above 4 GiB)" >&2
+		usage
+	fi
 fi
 
 need_tool qemu-system-x86_64 qemu-system-x86
@@ -198,7 +275,22 @@ tcg) cpu=max ;;
 *) die "the accelerator settled as '$accel', not kvm or tcg" ;;
 esac
 
+# The RAM QEMU gives the guest: --mem and the ranges carved out of it,
+# which start at 4 GiB: with 2.75 GiB or more, q35 maps 2 GiB below 4 GiB
+# and the rest from 4 GiB on.
 memmib=$(mib "$mem")
+carve=()
+if [ $((softmib + devmib)) -gt 0 ]; then
+	memmib=$((memmib + softmib + devmib))
+	carve_at=4096
+	if [ "$softmib" -gt 0 ]; then
+		carve+=("memmap=${softmib}M%$(printf '%#x' $((carve_at << 20)))-1+0xefffffff")
+		carve_at=$((carve_at + softmib))
+	fi
+	if [ "$devmib" -gt 0 ]; then
+		carve+=("memmap=${devmib}M%$(printf '%#x' $((carve_at << 20)))-1+2")
+	fi
+fi
 nvmib=$(mib "$nvsize")
 # Each NVDIMM's share of the hotplug area: backend (region + label area),
 # rounded up to the alignment QEMU places it at.
@@ -238,11 +330,13 @@ if [ "$numa" = 1 ]; then
 	nvnode=,node=1
 fi
 
-if [ "$ndimms" -gt 0 ]; then
+if [ "$ndimms" -gt 0 ] || [ -n "$cmb" ]; then
 	vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm}
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
 	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
+fi
+if [ "$ndimms" -gt 0 ]; then
 	# add_nvdimm ID KIB [DEVICE-OPTIONS [BACKEND-OPTIONS]]: one NVDIMM backed by
 	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm.
 	add_nvdimm() {
@@ -268,6 +362,15 @@ if [ "$ndimms" -gt 0 ]; then
 fi
 
 cmdline="console=ttyS0 panic=-1 printk.devkmsg=on"
+if [ -n "$cmb" ]; then
+	rm -f "$vmdir/nvme.img"
+	truncate -s 64M "$vmdir/nvme.img"
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	qemu+=(-drive "file=$vmdir/nvme.img,if=none,id=nvme0,format=raw"
+		-device "nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=$cmb")
+	cmdline+=" nvme.use_cmb_sqes=0"
+fi
+if [ ${#carve[@]} -gt 0 ]; then cmdline+=" ${carve[*]}"; fi
 if [ -n "$test" ]; then
 	cmdline+=" mz.test=$test"
 	if [ ${#targs[@]} -gt 0 ]; then cmdline+=" mz.args=$(IFS=,; echo "${targs[*]}")"; fi
@@ -275,6 +378,9 @@ fi
 if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
 qemu+=(-append "$cmdline")
 what="$nvdimms x $nvsize NVDIMM${nvlabel:+ (label area $nvlabel)}${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
+[ -z "$cmb" ] || what+=", NVMe with a $cmb MiB CMB"
+[ -z "$softres" ] || what+=", $softres soft reserved"
+[ -z "$devres" ] || what+=", $devres reserved"
 [ "$numa" = 0 ] || what+=", 3 NUMA nodes (NVDIMMs on node 1, node 2 memory-only)"
 
 if [ "$shell" = 1 ]; then
@@ -394,6 +500,31 @@ fi
 # a test's own output may say WARNING: (ndctl does).  Not the command line
 # (line 1): a --append could hold anything.
 reports=$(grep -anE "\[ *[0-9]+\.[0-9]+\] .*($REPORTS)" "$clean" | grep -v '^1:' || true)
+# --allow-warning: drop the WARNING lines whose message and caller match,
+# and say how many.
+if [ -n "$reports" ] && [ ${#allowed[@]} -gt 0 ]; then
+	excused=$(printf '%s\n' "${allowed[@]}" | awk '
+		NR == FNR { n = index($0, "@"); msg[++na] = substr($0, 1, n - 1); fn[na] = substr($0, n + 1); next }
+		{ line[FNR] = $0 }
+		END {
+			for (i = 2; i <= FNR; i++) {
+				if (line[i] !~ /^\[ *[0-9]+\.[0-9]+\] WARNING: /) continue
+				for (a = 1; a <= na; a++) {
+					if (index(line[i - 1], "] " msg[a]) == 0) continue
+					for (j = i + 1; j <= FNR && j <= i + 80; j++) {
+						if (line[j] ~ /end trace/) break
+						if (index(line[j], " " fn[a] "+")) { print i; break }
+					}
+				}
+			}
+		}' - "$clean" | sort -u)
+	if [ -n "$excused" ]; then
+		reports=$(awk -F: -v ex="$(tr '\n' ' ' <<<"$excused")" \
+			'BEGIN { n = split(ex, e, " "); for (i = 1; i <= n; i++) skip[e[i]] = 1 } !($1 in skip)' \
+			<<<"$reports")
+		info "$(wc -l <<<"$excused") kernel warning(s) allowed (--allow-warning: $(IFS=';'; echo "${allowed[*]}"))"
+	fi
+fi
 if [ -n "$reports" ]; then
 	echo "--- kernel reports on the console ($log) ---" >&2
 	head -n 20 <<<"$reports" >&2

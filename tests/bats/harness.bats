@@ -353,6 +353,40 @@ a b" ]
 	run -2 "$H/vm.sh" --accel tcg --numa --mem 512M "$T/build" "$T/initrd" true
 }
 
+@test "vm.sh --nvme-cmb, --soft-reserved, --device-reserved: the devices and the carved RAM" {
+	mkdir -p "$T/build/arch/x86/boot"
+	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
+	: >"$T/initrd"
+	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvme-cmb 1024 \
+		--soft-reserved 512M --device-reserved 512M "$T/build" "$T/initrd" true
+	# --mem stays the guest's RAM: 2 GiB, plus the carved 1 GiB above 4 GiB.
+	for a in " -m 3072M," " -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 " \
+		" nvme.use_cmb_sqes=0" " memmap=512M%0x100000000-1+0xefffffff" \
+		" memmap=512M%0x120000000-1+2"; do
+		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }
+	done
+	[ -f "$T/vm/nvme.img" ] && [ "$(stat -c %s "$T/vm/nvme.img")" -eq $((64 << 20)) ]
+	# One range alone starts at 4 GiB.
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --mem 3G --device-reserved 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *" memmap=1024M%0x100000000-1+2"* ]] && [[ "$output" != *0xefffffff* ]]
+	# Nothing without the options.
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run "$T/build" "$T/initrd" true
+	[[ "$output" != *nvme* ]] && [[ "$output" != *memmap=* ]]
+	# Bad values, and layouts q35 cannot give.
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --nvme-cmb 3 "$T/build" "$T/initrd" true
+	[[ "$output" == *"power of two of 2 or more"* ]]
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --nvme-cmb 1 "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --soft-reserved 100M "$T/build" "$T/initrd" true
+	[[ "$output" == *"multiples of 128M"* ]]
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --device-reserved 256M "$T/build" "$T/initrd" true
+	[[ "$output" == *"512M or more"* ]]
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --soft-reserved 256M "$T/build" "$T/initrd" true
+	[[ "$output" == *"2816M"* ]]
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --mem 1G --soft-reserved 2G "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --numa --soft-reserved 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *"do not go with --numa"* ]]
+}
+
 @test "vm.sh: without --accel, MZ_ACCEL settles it once (auto: the probe's answer)" {
 	mkdir -p "$T/build/arch/x86/boot" "$MZ_CACHE/accel-probe"
 	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
@@ -510,6 +544,26 @@ stub_tools() {
 	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn
 	[[ "$output" == *"WARNING: CPU: 0 PID: 1 at fake"* ]]
 	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
+}
+
+@test "vm --allow-warning: only the warning of that message and caller is allowed, and counted" {
+	need_vm
+	run -0 vm --timeout 120 --allow-warning 'Conflicting mapping in same section@dmirror_allocate_chunk' \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
+	[[ "$output" == *"1 kernel warning(s) allowed (--allow-warning: Conflicting mapping in same section@dmirror_allocate_chunk)"* ]]
+	[[ "$output" != *"kernel reported"* ]]
+	# Without it, or with another caller or message, the warning fails the run.
+	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
+	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
+	run -1 vm --timeout 120 --allow-warning 'Conflicting mapping in same section@memmap_init_zone_device' \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
+	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
+	run -1 vm --timeout 120 --allow-warning 'Something else@dmirror_allocate_chunk' \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
+	# Another warning in the same run still fails it.
+	run -1 vm --timeout 120 --allow-warning 'Conflicting mapping in same section@dmirror_allocate_chunk' \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn
+	run -2 vm --allow-warning 'no caller' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
 }
 
 @test "vm: a test's own WARNING: line is not a kernel report" {
