@@ -4,7 +4,7 @@
  * device-dax character device or of a file on a filesystem mounted with
  * -o dax, for the memmap_init selftests.
  *
- *   dax_pattern fill|check [-S] PATH OFFSET LENGTH SEED
+ *   dax_pattern fill|check|both [-S] PATH OFFSET LENGTH SEED
  *
  * OFFSET and LENGTH (bytes; a K, M or G suffix is allowed) must suit the
  * mapping: device-dax needs them aligned to the device's alignment.  fill
@@ -15,7 +15,11 @@
  * mode.
  *
  * check prints "ok" or the number of bad words and the first bad offset,
- * and exits 0 only if every word matched.
+ * and exits 0 only if every word matched.  both fills and checks within
+ * one mapping, for memory that lives only as long as its mapping (p2pmem's
+ * allocate file), and on success prints the PFNs the mapping's pages had,
+ * "ok pfn FIRST-LAST" in hex (from /proc/self/pagemap: needs
+ * CAP_SYS_ADMIN, "ok pfn unknown" without it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,24 +71,61 @@ static unsigned long long parse_size(const char *s)
 
 static void bad_args(void)
 {
-	fprintf(stderr, "usage: dax_pattern fill|check [-S] PATH OFFSET LENGTH SEED\n");
+	fprintf(stderr, "usage: dax_pattern fill|check|both [-S] PATH OFFSET LENGTH SEED\n");
 	exit(2);
+}
+
+/*
+ * The lowest and highest PFN of the pages mapped at [p, p + len), from
+ * /proc/self/pagemap; false when a page is not present or the PFNs are
+ * hidden (zero without CAP_SYS_ADMIN).
+ */
+static int mapped_pfns(const void *p, unsigned long long len,
+		       uint64_t *lo, uint64_t *hi)
+{
+	long psize = sysconf(_SC_PAGESIZE);
+	unsigned long long i;
+	int fd, ok = 1;
+
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0)
+		return 0;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (i = 0; i < len && ok; i += psize) {
+		uint64_t e, pfn;
+		off_t at = ((uintptr_t)p + i) / psize * sizeof(e);
+
+		if (pread(fd, &e, sizeof(e), at) != sizeof(e) ||
+		    !(e & (1ULL << 63))) {
+			ok = 0;
+			break;
+		}
+		pfn = e & ((1ULL << 55) - 1);
+		if (!pfn)
+			ok = 0;
+		if (pfn < *lo)
+			*lo = pfn;
+		if (pfn > *hi)
+			*hi = pfn;
+	}
+	close(fd);
+	return ok;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long long off, len, seed, i, bad = 0, first_bad = 0;
-	int fill, sync = 0, fd, flags = MAP_SHARED;
+	int fill, check, sync = 0, fd, flags = MAP_SHARED;
+	uint64_t *p, lo, hi;
+	int have_pfns = 0;
 	struct stat st;
-	uint64_t *p;
 
 	if (argc < 2)
 		bad_args();
-	if (!strcmp(argv[1], "fill"))
-		fill = 1;
-	else if (!strcmp(argv[1], "check"))
-		fill = 0;
-	else
+	fill = !strcmp(argv[1], "fill") || !strcmp(argv[1], "both");
+	check = !strcmp(argv[1], "check") || !strcmp(argv[1], "both");
+	if (!fill && !check)
 		bad_args();
 	argv += 2;
 	argc -= 2;
@@ -120,21 +161,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	for (i = 0; i < len / sizeof(uint64_t); i++) {
-		uint64_t want = pattern(seed, off + i * sizeof(uint64_t));
-
-		if (fill) {
-			p[i] = want;
-		} else if (p[i] != want) {
-			if (!bad++)
-				first_bad = off + i * sizeof(uint64_t);
-		}
-	}
+	for (i = 0; fill && i < len / sizeof(uint64_t); i++)
+		p[i] = pattern(seed, off + i * sizeof(uint64_t));
 	/* Device-dax has no fsync: its stores are already on the device. */
 	if (fill && S_ISREG(st.st_mode) && msync(p, len, MS_SYNC)) {
 		fprintf(stderr, "dax_pattern: msync: %s\n", strerror(errno));
 		return 1;
 	}
+	for (i = 0; check && i < len / sizeof(uint64_t); i++) {
+		if (p[i] != pattern(seed, off + i * sizeof(uint64_t)) && !bad++)
+			first_bad = off + i * sizeof(uint64_t);
+	}
+	if (fill && check)
+		have_pfns = mapped_pfns(p, len, &lo, &hi);
 	munmap(p, len);
 	close(fd);
 
@@ -142,6 +181,12 @@ int main(int argc, char **argv)
 		printf("%llu bad words, first at offset %llu\n", bad, first_bad);
 		return 1;
 	}
-	puts("ok");
+	if (fill && check && have_pfns)
+		printf("ok pfn %#llx-%#llx\n", (unsigned long long)lo,
+		       (unsigned long long)hi);
+	else if (fill && check)
+		puts("ok pfn unknown");
+	else
+		puts("ok");
 	return 0;
 }

@@ -10,13 +10,18 @@
 #     the first bind, by ndctl create-namespace -f -e: the request the
 #     namespace had; then namespace request default, on, off; then with
 #     page_ref_set enabled
-#   device-private (test_hmm)
+#   device-private (test_hmm), device-coherent (test_hmm given
+#   MEMMAP_INIT_HMM_COHERENT)
 #     module parameter default, on, off; then with page_ref_set enabled
+#   p2pdma (MEMMAP_INIT_P2PDMA's driver rebound), device-dax of
+#   soft-reserved memory (MEMMAP_INIT_HMEM rebound)
+#     no request of their own: the policy decides, so one bind with it,
+#     then one with page_ref_set enabled
 #
 # and one more bind with the binding task and the unbound workqueues held
-# to the first CPU (request on, or default without CONFIG_MEMMAP_STREAMING;
-# mi_limited wq=): it must use its request's backend with every event
-# reporting threads=1.
+# to the first CPU (request on, or default without CONFIG_MEMMAP_STREAMING
+# or a request of its own; mi_limited wq=): it must use its request's
+# backend with every event reporting threads=1.
 #
 # Over those binds of each memory type, three more results: the pr_debug
 # line of each bind (enabled with dynamic debug) names the pages, the
@@ -38,12 +43,25 @@
 # not counted); and the node of the namespace's memory, or the nearest
 # node with CPUs when it has none (not checked for device-private memory,
 # whose node is that of the CPU that loads test_hmm).
+#
+# With MEMMAP_INIT_POLICY_ONLY=1, only the binds whose backend the policy
+# decides run: the first bind and request default of each memory type (or
+# the policy's bind of the types without a request), with their pr_debug,
+# duration and threads checks; the requests on and off, page_ref_set and
+# the one-CPU bind, which no boot parameter changes, are left out.  For
+# runs that boot with each parameter and test the rest once.
 
 # shellcheck disable=SC2317 # run indirectly: BIND, ns_type, ns_names
 # shellcheck source=memmap_lib.sh
 . "$(dirname "$0")/memmap_lib.sh"
 
 mi_init
+policy_only=0
+case "${MEMMAP_INIT_POLICY_ONLY:-0}" in
+0) ;;
+1) policy_only=1 MI_REQUESTS=(default) ;;
+*) mi_bail "MEMMAP_INIT_POLICY_ONLY='$MEMMAP_INIT_POLICY_ONLY' is not 0 or 1" ;;
+esac
 mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
@@ -56,7 +74,14 @@ have_prdebug=1
 mi_prdebug_on || have_prdebug=0
 
 ktap_print_header
-ktap_set_plan $((${#MI_NS_TYPES[@]} * (${#MI_REQUESTS[@]} + 6) + ${#MI_REQUESTS[@]} + 5))
+# Per namespace type: the first bind, the requests, page_ref_set and the
+# one-CPU bind (unless policy_only) and three checks over the binds; per
+# test_hmm type (device-private, device-coherent) the same without a
+# first bind; p2pdma and soft-reserved device-dax: the policy's bind and
+# the same four or two more.
+nreq=${#MI_REQUESTS[@]}
+nmore=$((3 + 2 * (1 - policy_only)))
+ktap_set_plan $((${#MI_NS_TYPES[@]} * (1 + nreq + nmore) + 2 * (nreq + nmore) + 2 * (1 + nmore)))
 read -r policy source < <(mi_expected_policy)
 ktap_print_msg "policy $policy ($source)"
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
@@ -66,8 +91,13 @@ ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 
 # The results of one memory type, for those that cannot run.
 THREADS1_DESC="bound on one CPU: its request's backend, every event threads=1"
-REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled"
-	"$THREADS1_DESC")
+if [ "$policy_only" = 1 ]; then
+	REQ_LABELS=("request default")
+	ktap_print_msg "MEMMAP_INIT_POLICY_ONLY=1: only the binds whose backend the policy decides"
+else
+	REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled"
+		"$THREADS1_DESC")
+fi
 PRDEBUG_DESC="every bind: the pr_debug line names the pages, backend, threads and node of its event"
 DURATION_DESC="every bind: duration_ns is at least nr_pages/8 and within the enable or load"
 THREADS_DESC="every bind: threads and nid are what the task, the node's CPUs and the range allow"
@@ -82,6 +112,8 @@ threads_bad=
 nbinds=0
 compound=1
 node=-
+# 1 while testing a memory type without a request of its own.
+reqless=0
 
 # check NAME REQUEST TYPE ALTMAP COUNT BIND...: run BIND (which binds with
 # REQUEST), then check the events it caused.
@@ -90,6 +122,10 @@ check() {
 	shift 5
 	want=$(mi_expected_backend "$req" "$altmap")
 	desc="$name, request $req${MI_PAGEREF:+, page_ref_set enabled}: backend $want"
+	if [ "$reqless" = 1 ]; then
+		desc="$name, no request of its own, policy $policy"
+		desc+="${MI_PAGEREF:+, page_ref_set enabled}: backend $want"
+	fi
 	if [ "$req" = on ] && [ "$streaming" = 0 ]; then
 		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
 		return
@@ -115,15 +151,17 @@ bind_threads() {
 }
 
 # bind_details REQUEST EVENTS PRDEBUG LIMIT: note what the pr_debug lines,
-# the durations and the threads of one bind got wrong.
+# the durations and the threads of one bind got wrong.  The pr_debug
+# lines, which do not name the memory type, are compared with every event
+# of the bind (MI_TRACE_TYPE may have left some out of EVENTS).
 bind_details() {
 	local req=$1 events=$2 prdebug=$3 traced e d n
 	nbinds=$((nbinds + 1))
 	bind_threads "request $req" "$events" "$4"
-	traced=$(while IFS= read -r e; do
+	traced=$(MI_TRACE_TYPE='' mi_trace_events | while IFS= read -r e; do
 			[ -z "$e" ] || echo "$(mi_field "$e" nr_pages) $(mi_field "$e" backend)" \
 				"$(mi_field "$e" threads) $(mi_field "$e" nid)"
-		done <<<"$events" | sort)
+		done | sort)
 	if [ "$prdebug" != "$traced" ]; then
 		prdebug_bad+=" request $req: pr_debug '${prdebug//$'\n'/, }',"
 		prdebug_bad+=" traced '${traced//$'\n'/, }';"
@@ -170,7 +208,7 @@ details() {
 # path even for the request that would stream.
 pageref() {
 	local name=$1 req=on
-	[ "$streaming" = 1 ] || req=default
+	[ "$streaming" = 1 ] && [ "$reqless" = 0 ] || req=default
 	if ! mi_pageref_available; then
 		mi_skip "$name, page_ref_set enabled: backend slow" \
 			"no page_ref_set tracepoint (CONFIG_DEBUG_PAGE_REF)"
@@ -192,7 +230,7 @@ one_thread() {
 	local name=$1 type=$2 altmap=$3 count=$4 req=on desc="$1, $THREADS1_DESC"
 	local mark="one-CPU bind of $1" want events e why="" ok=0
 	shift 4
-	[ "$streaming" = 1 ] || req=default
+	[ "$streaming" = 1 ] && [ "$reqless" = 0 ] || req=default
 	want=$(mi_expected_backend "$req" "$altmap")
 	ktap_print_msg "$desc: request $req, backend $want, CPU $ONE_CPU"
 	mi_kmsg_mark "$mark"
@@ -234,8 +272,10 @@ ns_type() {
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" "$type" "$altmap" 1 mi_ns_rebind
 	done
-	pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
-	one_thread "$name" "$type" "$altmap" 1 mi_ns_rebind
+	if [ "$policy_only" = 0 ]; then
+		pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
+		one_thread "$name" "$type" "$altmap" 1 mi_ns_rebind
+	fi
 	details "$name"
 }
 mi_ns_types ns_type ns_names
@@ -252,10 +292,78 @@ else
 	for req in "${MI_REQUESTS[@]}"; do
 		check "$name" "$req" private 0 -1 mi_hmm_load
 	done
-	pageref "$name" private 0 -1 mi_hmm_load
-	one_thread "$name" private 0 -1 mi_hmm_load
+	if [ "$policy_only" = 0 ]; then
+		pageref "$name" private 0 -1 mi_hmm_load
+		one_thread "$name" private 0 -1 mi_hmm_load
+	fi
 	details "$name"
 	mi_hmm_unload
 fi
+
+# skip_type NAME WHY REQUESTS...: the results of a memory type that cannot
+# run here: those of REQUESTS, then the five that follow them.
+skip_type() {
+	local name=$1 why=$2 l
+	shift 2
+	for l in "$@" "${REQ_LABELS[@]:${#MI_REQUESTS[@]}}"; do
+		mi_skip "$name, $l" "$why"
+	done
+}
+
+# Given the range, test_hmm maps two device-coherent chunks as well, one
+# per coherent device, besides the device-private ones: only the
+# coherent events count here.
+name="device-coherent (test_hmm)"
+if [ "$have_coherent" = 0 ]; then
+	skip_type "$name" "$MI_COHERENT_WHY" "${REQ_LABELS[@]:0:${#MI_REQUESTS[@]}}"
+else
+	compound=1
+	node=-
+	MI_TRACE_TYPE=coherent
+	for req in "${MI_REQUESTS[@]}"; do
+		check "$name" "$req" coherent 0 2 mi_coherent_load
+	done
+	if [ "$policy_only" = 0 ]; then
+		pageref "$name" coherent 0 2 mi_coherent_load
+		one_thread "$name" coherent 0 2 mi_coherent_load
+	fi
+	details "$name"
+	MI_TRACE_TYPE=
+	mi_hmm_unload
+fi
+
+# p2pdma memory and soft-reserved device-dax have no request of their own:
+# their memmaps live in DRAM, where the policy's "altmap" never streams
+# and "on" always does.
+reqless=1
+name="p2pdma ($MI_P2P)"
+if [ "$have_p2p" = 0 ]; then
+	skip_type "p2pdma" "$MI_P2P_WHY" "no request of its own"
+else
+	compound=1
+	node=$(cat "/sys/bus/pci/devices/$MI_P2P/numa_node" 2>/dev/null)
+	[[ "$node" =~ ^[0-9]+$ ]] || node=-
+	check "$name" default pci_p2pdma 0 1 mi_p2p_rebind
+	if [ "$policy_only" = 0 ]; then
+		pageref "$name" pci_p2pdma 0 1 mi_p2p_rebind
+		one_thread "$name" pci_p2pdma 0 1 mi_p2p_rebind
+	fi
+	details "$name"
+fi
+
+name="soft-reserved devdax ($MI_HMEM)"
+if [ "$have_hmem" = 0 ]; then
+	skip_type "soft-reserved devdax" "$MI_HMEM_WHY" "no request of its own"
+else
+	compound=$(($(cat "/sys/bus/dax/devices/$MI_HMEM/align") / MI_PAGE_SIZE))
+	node=-
+	check "$name" default generic 0 1 mi_hmem_rebind
+	if [ "$policy_only" = 0 ]; then
+		pageref "$name" generic 0 1 mi_hmem_rebind
+		one_thread "$name" generic 0 1 mi_hmem_rebind
+	fi
+	details "$name"
+fi
+reqless=0
 
 mi_finished

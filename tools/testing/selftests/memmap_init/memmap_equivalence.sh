@@ -53,6 +53,14 @@
 # test_hmm hands its pages to a free list through zone_device_data right
 # after mapping them; every load does the same, and the digest turns those
 # links into offsets within the range, so its digests compare as well.
+# Given MEMMAP_INIT_HMM_COHERENT, test_hmm also maps two device-coherent
+# chunks, whose digests are compared the same way.
+#
+# p2pdma memory (MEMMAP_INIT_P2PDMA: its driver rebound) and device-dax of
+# soft-reserved memory (MEMMAP_INIT_HMEM: rebound) have no request of
+# their own: the policy decides their backend, so instead of the template
+# and streaming comparisons they get one on 1 thread and one on several
+# threads with the policy's backend (the matrix's cells run every policy).
 #
 # Last, the kernel log of all these binds must hold no report
 # (MI_REPORTS: warnings, BUGs, lockdep, poisoned pages).
@@ -95,7 +103,11 @@ fi
 [ -e "$DIGEST" ] || mi_skip_all "$DIGEST missing (debugfs not mounted?)"
 
 ktap_print_header
-ktap_set_plan $((${#MI_NS_TYPES[@]} * 5 + 4 + 1))
+# Per namespace type the first bind and the four comparisons; the four of
+# device-private and device-coherent memory; three for p2pdma and
+# soft-reserved device-dax; the log.
+ktap_set_plan $((${#MI_NS_TYPES[@]} * 5 + 2 * 4 + 2 * 3 + 1))
+read -r policy _ < <(mi_expected_policy)
 REF="the slow path on 1 thread"
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
@@ -117,6 +129,8 @@ node=-
 ref=$MI_TMP/ref
 ref_why=
 skip_why=
+# 1 while testing a memory type without a request of its own.
+reqless=0
 
 # check_threads SPEC EVENTS: every event ran on the threads SPEC asks for:
 # 1, or "several" (2 or more, and no more than mi_threads_expected
@@ -267,9 +281,9 @@ variant() {
 # first bind is in $MI_TMP/first (when first_rc is 0) and is compared as
 # well.
 equivalence() {
-	local name=$1 slow_req=on desc
+	local name=$1 slow_req=on desc want
 	shift
-	[ "$streaming" = 1 ] || slow_req=default
+	[ "$streaming" = 1 ] && [ "$reqless" = 0 ] || slow_req=default
 	# The reference: the slow path on one thread.
 	ref_why=
 	if ! mi_pageref_on; then
@@ -289,14 +303,23 @@ equivalence() {
 		fi
 	fi
 
-	variant "$name: $T1_DESC: digest matches $REF" "$MI_TMP/t1" 1 off "$@"
-	variant "$name: $TN_DESC: digest matches $REF" "$MI_TMP/tn" several off "$@"
-
-	desc="$name: $SN_DESC: digest matches $REF"
-	if [ -z "$ref_why" ] && [ "$streaming" = 0 ]; then
-		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+	if [ "$reqless" = 1 ]; then
+		want=$(mi_expected_backend default 0)
+		desc="no request of its own, policy $policy"
+		variant "$name: $want on 1 thread ($desc): digest matches $REF" \
+			"$MI_TMP/t1" 1 default "$@"
+		variant "$name: $want on several threads ($desc): digest matches $REF" \
+			"$MI_TMP/tn" several default "$@"
 	else
-		variant "$desc" "$MI_TMP/sn" several on "$@"
+		variant "$name: $T1_DESC: digest matches $REF" "$MI_TMP/t1" 1 off "$@"
+		variant "$name: $TN_DESC: digest matches $REF" "$MI_TMP/tn" several off "$@"
+
+		desc="$name: $SN_DESC: digest matches $REF"
+		if [ -z "$ref_why" ] && [ "$streaming" = 0 ]; then
+			mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
+		else
+			variant "$desc" "$MI_TMP/sn" several on "$@"
+		fi
 	fi
 
 	desc="$name: $SLOWN_DESC: digest matches $REF"
@@ -341,6 +364,46 @@ else
 	equivalence "$name" private 0 -1 mi_hmm_load
 	mi_hmm_unload
 fi
+
+name="device-coherent (test_hmm)"
+if [ "$have_coherent" = 0 ]; then
+	for d in "${DESCS[@]}"; do
+		mi_skip "$name: $d: digest matches $REF" "$MI_COHERENT_WHY"
+	done
+else
+	compound=1
+	node=-
+	MI_TRACE_TYPE=coherent
+	equivalence "$name" coherent 0 2 mi_coherent_load
+	MI_TRACE_TYPE=
+	mi_hmm_unload
+fi
+
+# reqless_skip NAME WHY: the three results of a memory type without a
+# request of its own that cannot run here.
+reqless_skip() {
+	mi_skip "$1: the policy's backend on 1 thread: digest matches $REF" "$2"
+	mi_skip "$1: the policy's backend on several threads: digest matches $REF" "$2"
+	mi_skip "$1: $SLOWN_DESC: digest matches $REF" "$2"
+}
+
+reqless=1
+if [ "$have_p2p" = 0 ]; then
+	reqless_skip "p2pdma" "$MI_P2P_WHY"
+else
+	compound=1
+	node=$(cat "/sys/bus/pci/devices/$MI_P2P/numa_node" 2>/dev/null)
+	[[ "$node" =~ ^[0-9]+$ ]] || node=-
+	equivalence "p2pdma ($MI_P2P)" pci_p2pdma 0 1 mi_p2p_rebind
+fi
+if [ "$have_hmem" = 0 ]; then
+	reqless_skip "soft-reserved devdax" "$MI_HMEM_WHY"
+else
+	compound=$(($(cat "/sys/bus/dax/devices/$MI_HMEM/align") / MI_PAGE_SIZE))
+	node=-
+	equivalence "soft-reserved devdax ($MI_HMEM)" generic 0 1 mi_hmem_rebind
+fi
+reqless=0
 
 # Every bind above, multithreaded ones included, left a clean log: no
 # warning, lockdep report or poisoned page (CONFIG_DEBUG_VM).

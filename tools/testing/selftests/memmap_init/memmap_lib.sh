@@ -26,6 +26,19 @@
 #       when it holds MEMMAP_INIT_NAMESPACE.
 #   MEMMAP_INIT_HMM=1                   the hmm-tests peer suite, which
 #       only takes long (or a list of requests: default,on,off).
+#   MEMMAP_INIT_P2PDMA=DDDD:BB:DD.F     a PCI device with p2pdma memory
+#       (p2pmem/ in sysfs: an NVMe controller's memory buffer, say) whose
+#       driver the tests unbind and bind again, and whose p2pmem they
+#       allocate and write: ITS BLOCK DEVICES GO AWAY WHILE IT IS UNBOUND.
+#       Refused while any of them is mounted, held or open, or while any
+#       of its p2pdma memory is allocated.
+#   MEMMAP_INIT_HMEM=daxX.Y             a device-dax instance of soft-reserved
+#       memory (dax_hmem: HBM, CXL), bound to device_dax, which the tests
+#       rebind and write: ITS DATA IS DESTROYED.  Refused while mapped.
+#   MEMMAP_INIT_HMM_COHERENT=ADDR       the physical address of 512 MiB,
+#       2 MiB-aligned, reserved and not System RAM, that test_hmm may use
+#       as the memory of its two device-coherent devices (spm_addr_dev0
+#       and spm_addr_dev1): WHATEVER IS THERE IS OVERWRITTEN.
 #
 # A value that is not of that form, or a namespace or region that does
 # not exist, fails the test ("Bail out!") before anything is changed.
@@ -82,6 +95,7 @@ MI_REQUESTS=(default on off)
 
 MI_TRACEFS=
 MI_TRACE=
+MI_TRACE_TYPE=
 MI_PAGEREF=
 MI_NS=
 MI_NS_ATTR=
@@ -95,6 +109,10 @@ MI_DYNDBG=
 MI_NS_ANY_KERNEL=0
 MI_LR=
 MI_LR_NMEM=
+MI_DEVNUMS=()
+MI_P2P=
+MI_HMEM=
+MI_COHERENT=
 
 # Multithreaded init.  x86-64 has 4 KiB pages, 128 MiB sections
 # (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
@@ -176,6 +194,8 @@ mi_cleanup() {
 	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
 	[ -z "$MI_HMM_USED" ] || mi_hmm_unload
+	mi_p2p_restore || rc=$KSFT_FAIL
+	mi_hmem_restore || rc=$KSFT_FAIL
 	mi_wq_restore
 	mi_pageref_off
 	mi_prdebug_off
@@ -337,9 +357,12 @@ mi_trace_clear() {
 }
 
 # mi_trace_events: the recorded events, "start_pfn=... duration_ns=...
-# threads=..." a line.
+# threads=..." a line; with MI_TRACE_TYPE set, only the events of that
+# type (test_hmm given device-coherent memory maps device-private memory
+# in the same load).
 mi_trace_events() {
-	sed -n 's/.* memmap_init_zone_device: //p' "$MI_TRACE/trace"
+	sed -n 's/.* memmap_init_zone_device: //p' "$MI_TRACE/trace" |
+		awk -v t="$MI_TRACE_TYPE" 't == "" || index($0, " type=" t " ")'
 }
 
 # mi_trace_wait N: wait up to 10 s for N events; prints them.
@@ -430,6 +453,21 @@ mi_env_check() {
 	0|1) ;;
 	*) mi_bail "MEMMAP_INIT_SYSTEM_RAM='$MEMMAP_INIT_SYSTEM_RAM' is not 0 or 1" ;;
 	esac
+	v=${MEMMAP_INIT_P2PDMA:-}
+	if [ -n "$v" ] && ! [[ "$v" =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$ ]]; then
+		mi_bail "MEMMAP_INIT_P2PDMA='$v' is not a PCI device name" \
+			"such as 0000:00:03.0 (see /sys/bus/pci/devices)"
+	fi
+	v=${MEMMAP_INIT_HMEM:-}
+	if [ -n "$v" ] && ! [[ "$v" =~ ^dax[0-9]+\.[0-9]+$ ]]; then
+		mi_bail "MEMMAP_INIT_HMEM='$v' is not a device-dax name" \
+			"such as dax0.0 (see 'daxctl list')"
+	fi
+	v=${MEMMAP_INIT_HMM_COHERENT:-}
+	if [ -n "$v" ] && ! [[ "$v" =~ ^0x[0-9a-fA-F]+$ ]]; then
+		mi_bail "MEMMAP_INIT_HMM_COHERENT='$v' is not a physical address" \
+			"such as 0x120000000"
+	fi
 	case "${MEMMAP_INIT_HMM:-0}" in
 	0|1) ;;
 	*)
@@ -460,44 +498,64 @@ mi_hexdev() {
 # its block or device-dax device open or mapped, or when its device-dax
 # memory is online as system RAM (kmem).
 mi_ns_users() {
-	local ns=$1 j blk dax b d h dev hex
-	local -a devs=()
+	local ns=$1 j blk dax
+	MI_DEVNUMS=()
 	j=$(ndctl list -n "$ns" -i 2>/dev/null)
 	blk=$(sed -n 's/.*"blockdev":"\([^"]*\)".*/\1/p' <<<"$j" | head -n 1)
 	dax=$(sed -n 's/.*"chardev":"\([^"]*\)".*/\1/p' <<<"$j" | head -n 1)
-	if [ -n "$blk" ]; then
-		for b in "/sys/class/block/$blk" "/sys/class/block/$blk/$blk"*; do
-			[ -r "$b/dev" ] || continue
-			d=${b##*/}
-			dev=$(cat "$b/dev")
-			devs+=("$d block $(mi_hexdev "$dev")")
-			awk -v dev="$dev" -v d="$d" \
-				'$3 == dev { print "/dev/" d " is mounted on " $5 }' \
-				/proc/self/mountinfo
-			for h in "$b"/holders/*; do
-				[ ! -e "$h" ] || echo "/dev/$d is held by ${h##*/}"
-			done
+	[ -z "$blk" ] || mi_blk_users "$blk"
+	[ -z "$dax" ] || mi_dax_users "$dax"
+	mi_open_users
+}
+
+# mi_blk_users BLK: what uses block device BLK (pmem0, nvme0n1) or a
+# partition of it: mounted, held by another block device or claimed (an
+# exclusive open fails); one finding a line.  Adds its device numbers to
+# MI_DEVNUMS for mi_open_users.
+mi_blk_users() {
+	local blk=$1 b d h dev
+	for b in "/sys/class/block/$blk" "/sys/class/block/$blk/$blk"*; do
+		[ -r "$b/dev" ] || continue
+		d=${b##*/}
+		dev=$(cat "$b/dev")
+		MI_DEVNUMS+=("$d block $(mi_hexdev "$dev")")
+		awk -v dev="$dev" -v d="$d" \
+			'$3 == dev { print "/dev/" d " is mounted on " $5 }' \
+			/proc/self/mountinfo
+		for h in "$b"/holders/*; do
+			[ ! -e "$h" ] || echo "/dev/$d is held by ${h##*/}"
 		done
-		if [ ! -b "/dev/$blk" ]; then
-			echo "/dev/$blk is missing: cannot check who holds it"
-		elif [ ! -x "$MI_WRITE" ]; then
-			echo "$MI_WRITE is not built: cannot check who holds /dev/$blk"
-		else
-			b=$("$MI_WRITE" -x "/dev/$blk")
-			[ "$b" = ok ] || echo "/dev/$blk cannot be claimed exclusively ($b)"
-		fi
+	done
+	if [ ! -b "/dev/$blk" ]; then
+		echo "/dev/$blk is missing: cannot check who holds it"
+	elif [ ! -x "$MI_WRITE" ]; then
+		echo "$MI_WRITE is not built: cannot check who holds /dev/$blk"
+	else
+		b=$("$MI_WRITE" -x "/dev/$blk")
+		[ "$b" = ok ] || echo "/dev/$blk cannot be claimed exclusively ($b)"
 	fi
-	if [ -n "$dax" ]; then
-		d=/sys/bus/dax/devices/$dax
-		[ ! -r "$d/dev" ] || devs+=("$dax character $(mi_hexdev "$(cat "$d/dev")")")
-		d=$(readlink "$d/driver" 2>/dev/null)
-		[ "${d##*/}" != kmem ] || echo "$dax is online as system RAM (kmem)"
-		grep -l " /dev/$dax\$" /proc/[0-9]*/maps 2>/dev/null |
-			sed "s|^/proc/\([0-9]*\)/maps|/dev/$dax is mapped by process \1|"
-	fi
-	[ ${#devs[@]} -gt 0 ] || return 0
-	# Open files, whatever the device node's name: by device number.
-	for d in "${devs[@]}"; do
+}
+
+# mi_dax_users DAX: what uses device-dax instance DAX: online as system RAM
+# (kmem), mapped by a process; one finding a line.  Adds its device number
+# to MI_DEVNUMS for mi_open_users.
+mi_dax_users() {
+	local dax=$1 d
+	d=/sys/bus/dax/devices/$dax
+	[ ! -r "$d/dev" ] || MI_DEVNUMS+=("$dax character $(mi_hexdev "$(cat "$d/dev")")")
+	d=$(readlink "$d/driver" 2>/dev/null)
+	[ "${d##*/}" != kmem ] || echo "$dax is online as system RAM (kmem)"
+	grep -l " /dev/$dax\$" /proc/[0-9]*/maps 2>/dev/null |
+		sed "s|^/proc/\([0-9]*\)/maps|/dev/$dax is mapped by process \1|"
+}
+
+# mi_open_users: the processes that have a device of MI_DEVNUMS ("NAME
+# block|character MAJ:MIN" in hex) open, whatever the device node's name,
+# and the swap devices among them; one finding a line.
+mi_open_users() {
+	local d b j hex
+	[ ${#MI_DEVNUMS[@]} -gt 0 ] || return 0
+	for d in "${MI_DEVNUMS[@]}"; do
 		read -r b j hex <<<"$d"
 		stat -L -c "%t:%T %F %n" /proc/[0-9]*/fd/* 2>/dev/null |
 			awk -v hex="$hex" -v t="$j" -v d="$b" '
@@ -510,7 +568,7 @@ mi_ns_users() {
 	while read -r b _; do
 		[ -b "$b" ] || continue
 		hex=$(stat -L -c %t:%T "$b")
-		for d in "${devs[@]}"; do
+		for d in "${MI_DEVNUMS[@]}"; do
 			[ "${d##* }" != "$hex" ] || echo "/dev/${d%% *} is in use as swap"
 		done
 	done < <([ ! -r /proc/swaps ] || tail -n +2 /proc/swaps)
@@ -758,15 +816,227 @@ mi_hmm_init() {
 	MI_HMM_USED=1
 }
 
+# ---------------------------------------------------------------- p2pdma, hmem, coherent
+
+# mi_p2p_init: take the PCI device MEMMAP_INIT_P2PDMA names, when it may be
+# used.  Sets MI_P2P (the device) and MI_P2P_DRV (its driver's directory).
+# Returns false (MI_P2P_WHY set) when the run names none, when no driver
+# is bound to it or when it is in use (mi_p2p_users); bails out when it
+# does not exist or has no p2pdma memory.
+mi_p2p_init() {
+	local dev=${MEMMAP_INIT_P2PDMA:-} d users
+	MI_P2P_WHY=
+	if [ -z "$dev" ]; then
+		MI_P2P_WHY="set MEMMAP_INIT_P2PDMA=DDDD:BB:DD.F (a PCI device with"
+		MI_P2P_WHY+=" p2pdma memory) to let the tests rebind its driver"
+		return 1
+	fi
+	d=/sys/bus/pci/devices/$dev
+	[ -d "$d" ] || mi_bail "MEMMAP_INIT_P2PDMA=$dev: no such PCI device (/sys/bus/pci/devices)"
+	[ -d "$d/p2pmem" ] ||
+		mi_bail "MEMMAP_INIT_P2PDMA=$dev has no p2pdma memory" \
+			"(no p2pmem in its sysfs directory)"
+	if [ ! -e "$d/driver" ]; then
+		MI_P2P_WHY="$dev has no driver bound: nothing publishes its p2pdma memory"
+		return 1
+	fi
+	users=$(mi_p2p_users "$dev")
+	if [ -n "$users" ]; then
+		MI_P2P_WHY="$dev is in use, not touching it: $(mi_join <<<"$users")"
+		return 1
+	fi
+	MI_P2P=$dev
+	MI_P2P_DRV=$(readlink -f "$d/driver")
+}
+
+# mi_p2p_users DEV: what uses PCI device DEV, one finding a line: p2pdma
+# memory allocated from it (p2pmem's available less than its size), and
+# its block devices (an NVMe controller's namespaces) as mi_blk_users and
+# mi_open_users find them.
+mi_p2p_users() {
+	local d=/sys/bus/pci/devices/$1 b size avail
+	MI_DEVNUMS=()
+	size=$(cat "$d/p2pmem/size" 2>/dev/null)
+	avail=$(cat "$d/p2pmem/available" 2>/dev/null)
+	[ "$size" = "$avail" ] ||
+		echo "$1 has p2pdma memory allocated ($avail of $size bytes available)"
+	for b in /sys/class/block/*; do
+		if [ ! -e "$b" ] || [ -e "$b/partition" ]; then continue; fi
+		case "$(readlink -f "$b")" in
+		*/"$1"/*) mi_blk_users "${b##*/}" ;;
+		esac
+	done
+	mi_open_users
+}
+
+# mi_p2p_rebind REQUEST: unbind the driver of MI_P2P and bind it again, with
+# an empty trace buffer: its probe publishes the p2pdma memory again.  The
+# device has no request of its own: REQUEST is not used, the policy
+# decides.  MI_BIND_NS is how long the bind took.
+mi_p2p_rebind() {
+	local out t0
+	out=$("$MI_WRITE" "$MI_P2P_DRV/unbind" "$MI_P2P")
+	if [ "$out" != ok ]; then
+		ktap_print_msg "unbinding $MI_P2P from ${MI_P2P_DRV##*/}: $out"
+		return 1
+	fi
+	[ -z "$MI_TRACE" ] || mi_trace_clear
+	t0=$(mi_now_ns)
+	out=$("$MI_WRITE" "$MI_P2P_DRV/bind" "$MI_P2P")
+	MI_BIND_NS=$(($(mi_now_ns) - t0))
+	if [ "$out" != ok ]; then
+		ktap_print_msg "binding $MI_P2P to ${MI_P2P_DRV##*/}: $out"
+		return 1
+	fi
+	if [ ! -d "/sys/bus/pci/devices/$MI_P2P/p2pmem" ]; then
+		ktap_print_msg "no p2pmem after binding $MI_P2P to ${MI_P2P_DRV##*/}"
+		return 1
+	fi
+}
+
+# mi_p2p_restore: bind MI_P2P to its driver again if a test left it
+# unbound (mi_cleanup calls it); false when that fails.
+mi_p2p_restore() {
+	[ -n "$MI_P2P" ] || return 0
+	[ ! -e "/sys/bus/pci/devices/$MI_P2P/driver" ] || return 0
+	if [ "$("$MI_WRITE" "$MI_P2P_DRV/bind" "$MI_P2P")" != ok ]; then
+		ktap_print_msg "cannot bind $MI_P2P to ${MI_P2P_DRV##*/} again"
+		return 1
+	fi
+}
+
+# mi_hmem_init: take the device-dax instance MEMMAP_INIT_HMEM names, when it
+# may be used.  Sets MI_HMEM.  Returns false (MI_HMEM_WHY set) when the
+# run names none, when it is not bound to device_dax or is in use
+# (mi_dax_users); bails out when it does not exist or is not of
+# soft-reserved memory (dax_hmem).
+mi_hmem_init() {
+	local dax=${MEMMAP_INIT_HMEM:-} d users drv
+	MI_HMEM_WHY=
+	if [ -z "$dax" ]; then
+		MI_HMEM_WHY="set MEMMAP_INIT_HMEM=daxX.Y (device-dax of soft-reserved"
+		MI_HMEM_WHY+=" memory) to let the tests rebind it and destroy its data"
+		return 1
+	fi
+	d=/sys/bus/dax/devices/$dax
+	[ -e "$d" ] || mi_bail "MEMMAP_INIT_HMEM=$dax: no such device-dax instance ('daxctl list')"
+	case "$(readlink -f "$d")" in
+	*/hmem.*/*) ;;
+	*) mi_bail "MEMMAP_INIT_HMEM=$dax is not of soft-reserved memory" \
+		"(no hmem device above it)" ;;
+	esac
+	drv=$(readlink "$d/driver" 2>/dev/null)
+	MI_DEVNUMS=()
+	users=$(mi_dax_users "$dax"; mi_open_users)
+	if [ -n "$users" ]; then
+		MI_HMEM_WHY="$dax is in use, not touching it: $(mi_join <<<"$users")"
+		return 1
+	fi
+	if [ "${drv##*/}" != device_dax ]; then
+		MI_HMEM_WHY="$dax is not bound to device_dax"
+		MI_HMEM_WHY+=" ('daxctl reconfigure-device --mode=devdax $dax')"
+		return 1
+	fi
+	MI_HMEM=$dax
+}
+
+# mi_hmem_rebind REQUEST: unbind MI_HMEM from device_dax and bind it again,
+# with an empty trace buffer.  Soft-reserved device-dax has no request of
+# its own: REQUEST is not used, the policy decides.  MI_BIND_NS is how
+# long the bind took.
+mi_hmem_rebind() {
+	local drv=/sys/bus/dax/drivers/device_dax out t0
+	out=$("$MI_WRITE" "$drv/unbind" "$MI_HMEM")
+	if [ "$out" != ok ]; then
+		ktap_print_msg "unbinding $MI_HMEM from device_dax: $out"
+		return 1
+	fi
+	[ -z "$MI_TRACE" ] || mi_trace_clear
+	t0=$(mi_now_ns)
+	out=$("$MI_WRITE" "$drv/bind" "$MI_HMEM")
+	MI_BIND_NS=$(($(mi_now_ns) - t0))
+	if [ "$out" != ok ]; then
+		ktap_print_msg "binding $MI_HMEM to device_dax: $out"
+		return 1
+	fi
+}
+
+# mi_hmem_restore: bind MI_HMEM to device_dax again if a test left it
+# unbound (mi_cleanup calls it); false when that fails.
+mi_hmem_restore() {
+	[ -n "$MI_HMEM" ] || return 0
+	[ ! -e "/sys/bus/dax/devices/$MI_HMEM/driver" ] || return 0
+	if [ "$("$MI_WRITE" /sys/bus/dax/drivers/device_dax/bind "$MI_HMEM")" != ok ]; then
+		ktap_print_msg "cannot bind $MI_HMEM to device_dax again"
+		return 1
+	fi
+}
+
+# MI_COHERENT_SIZE: the memory of test_hmm's two device-coherent devices,
+# 256 MiB each (DEVMEM_CHUNK_SIZE).
+MI_COHERENT_SIZE=$((512 << 20))
+
+# mi_coherent_init: take the range MEMMAP_INIT_HMM_COHERENT names for
+# test_hmm's device-coherent devices.  Sets MI_COHERENT.  Returns false
+# (MI_COHERENT_WHY set) when the run names none or test_hmm cannot be
+# loaded (mi_hmm_init); bails out when the range is not 2 MiB-aligned
+# or not within one "Reserved" range of /proc/iomem.
+mi_coherent_init() {
+	local a=${MEMMAP_INIT_HMM_COHERENT:-} l s e name found=0
+	MI_COHERENT_WHY=
+	if [ -z "$a" ]; then
+		MI_COHERENT_WHY="set MEMMAP_INIT_HMM_COHERENT=ADDR (512 MiB of reserved"
+		MI_COHERENT_WHY+=" memory, e.g. memmap=512M%ADDR-1+2) to let test_hmm"
+		MI_COHERENT_WHY+=" use it as device-coherent memory"
+		return 1
+	fi
+	a=$((a))
+	[ $((a % (2 << 20))) -eq 0 ] ||
+		mi_bail "MEMMAP_INIT_HMM_COHERENT=$MEMMAP_INIT_HMM_COHERENT is not 2 MiB-aligned"
+	# Top-level ranges: "start-end : name", addresses in hex.
+	while IFS= read -r l; do
+		[[ "$l" =~ ^([0-9a-f]+)-([0-9a-f]+)\ :\ (.*)$ ]] || continue
+		s=$((16#${BASH_REMATCH[1]})) e=$((16#${BASH_REMATCH[2]})) name=${BASH_REMATCH[3]}
+		if [ "$s" -le "$a" ] && [ "$e" -ge $((a + MI_COHERENT_SIZE - 1)) ] &&
+			[ "$name" = Reserved ]; then
+			found=1
+		fi
+	done </proc/iomem
+	[ "$found" = 1 ] ||
+		mi_bail "MEMMAP_INIT_HMM_COHERENT=$MEMMAP_INIT_HMM_COHERENT:" \
+			"$((MI_COHERENT_SIZE >> 20)) MiB from there" \
+			"are not within one Reserved range of /proc/iomem"
+	if ! mi_hmm_init; then
+		MI_COHERENT_WHY=$MI_HMM_WHY
+		return 1
+	fi
+	MI_COHERENT=$a
+}
+
+# mi_coherent_load REQUEST: (re)load test_hmm with that request and the
+# device-coherent range (mi_hmm_load).
+mi_coherent_load() {
+	mi_hmm_load "$1" "spm_addr_dev0=$(printf '%#x' "$MI_COHERENT")" \
+		"spm_addr_dev1=$(printf '%#x' $((MI_COHERENT + MI_COHERENT_SIZE / 2)))"
+}
+
 # mi_devices: the memory a test may bind.  Sets have_ns (1 when
 # MEMMAP_INIT_NAMESPACE names a namespace it may reconfigure: mi_ns_init,
 # else MI_NS_WHY says why not) and have_hmm (1 when test_hmm can be
-# loaded with a request: mi_hmm_init, else MI_HMM_WHY).
+# loaded with a request: mi_hmm_init, else MI_HMM_WHY), have_p2p,
+# have_hmem and have_coherent (mi_p2p_init, mi_hmem_init and
+# mi_coherent_init, else MI_P2P_WHY, MI_HMEM_WHY, MI_COHERENT_WHY).
 mi_devices() {
 	have_ns=1
 	mi_ns_init || have_ns=0
 	have_hmm=1
 	mi_hmm_init || have_hmm=0
+	have_p2p=1
+	mi_p2p_init || have_p2p=0
+	have_hmem=1
+	mi_hmem_init || have_hmem=0
+	have_coherent=1
+	mi_coherent_init || have_coherent=0
 }
 
 # mi_ns_types BODY NAMES: for each memory type of MI_NS_TYPES, set name,
@@ -803,17 +1073,19 @@ mi_ns_types() {
 	[ "$have_ns" = 0 ] || mi_ns_reset
 }
 
-# mi_hmm_load REQUEST: (re)load test_hmm with that request; MI_BIND_NS is
-# how long the load, which contains the binds, took.
+# mi_hmm_load REQUEST [PARAM...]: (re)load test_hmm with that request and
+# the module parameters PARAM; MI_BIND_NS is how long the load, which
+# contains the binds, took.
 mi_hmm_load() {
-	local t0 rc=0
+	local t0 rc=0 req=$1
+	shift
 	modprobe -r test_hmm 2>/dev/null
 	[ -z "$MI_TRACE" ] || mi_trace_clear
 	t0=$(mi_now_ns)
-	modprobe test_hmm "memmap_streaming=$1" >"$MI_TMP/modprobe.out" 2>&1 || rc=1
+	modprobe test_hmm "memmap_streaming=$req" "$@" >"$MI_TMP/modprobe.out" 2>&1 || rc=1
 	MI_BIND_NS=$(($(mi_now_ns) - t0))
 	if [ "$rc" -ne 0 ]; then
-		ktap_print_msg "'modprobe test_hmm memmap_streaming=$1' failed:"
+		ktap_print_msg "'modprobe test_hmm memmap_streaming=$req $*' failed:"
 		mi_indent <"$MI_TMP/modprobe.out"
 		return 1
 	fi

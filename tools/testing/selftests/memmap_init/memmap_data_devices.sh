@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The memory of the ZONE_DEVICE types other than NVDIMM namespaces works
+# after each rebind, with the policy's backend and with the slow path
+# (page_ref_set enabled): neither has a request of its own.
+#
+#  - p2pdma (MEMMAP_INIT_P2PDMA: its driver rebound, which publishes the
+#    memory again): a mapping of p2pmem's allocate file gets pages of the
+#    range the rebind initialized (their PFNs, from /proc/self/pagemap),
+#    and a pattern written through it reads back identical; once the
+#    mapping is gone, every byte of the p2pdma memory is available again:
+#    the pages' refcounts brought them back to the pool;
+#  - device-dax of soft-reserved memory (MEMMAP_INIT_HMEM, rebound to
+#    device_dax): a pattern written through a mapping at its start and end
+#    reads back identical after each rebind.
+#
+# Device-coherent memory gets the same from hmm-tests, whose coherent
+# variants migrate data to it and back (memmap_hmm_peer.sh).  Where the
+# trace event is available, each rebind must also have used the backend
+# the policy gives.
+
+# shellcheck disable=SC2317 # functions run indirectly: BIND, VERIFY
+# shellcheck source=memmap_lib.sh
+. "$(dirname "$0")/memmap_lib.sh"
+
+mi_init
+[ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
+mi_probe
+mi_devices
+[ "$have_trace" = 1 ] ||
+	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
+have_pageref=0
+[ "$have_trace" = 0 ] || ! mi_pageref_available || have_pageref=1
+
+ktap_print_header
+ktap_set_plan 5
+read -r policy _ < <(mi_expected_policy)
+SEED=$RANDOM$RANDOM
+# The range the last rebind initialized: "START_PFN NR_PAGES".
+range=
+
+# rebind NAME TYPE BIND SLOW: bind with BIND, with page_ref_set enabled
+# when SLOW is 1, and check the backend of its one event; sets range.
+rebind() {
+	local name=$1 type=$2 bind=$3 slow=$4 want events rc=0
+	range=
+	if [ "$slow" = 1 ] && ! mi_pageref_on; then
+		ktap_print_msg "$name: cannot enable page_ref_set"
+		return 1
+	fi
+	"$bind" default || rc=1
+	if [ "$rc" -eq 0 ] && [ "$have_trace" = 1 ]; then
+		want=$(mi_expected_backend default 0)
+		events=$(mi_trace_wait 1)
+		if mi_check_events "$events" 1 "$type" 0 "$want" >"$MI_TMP/events"; then
+			range="$(($(mi_field "$events" start_pfn))) $(mi_field "$events" nr_pages)"
+		else
+			cat "$MI_TMP/events"
+			ktap_print_msg "$name: the bind did not use the $want backend"
+			rc=1
+		fi
+	fi
+	mi_pageref_off
+	return "$rc"
+}
+
+# slow_desc SLOW: how a rebind was done, for the descriptions.
+slow_desc() {
+	if [ "$1" = 1 ]; then
+		echo "the slow path (page_ref_set enabled)"
+	else
+		echo "the policy's backend (no request of its own, policy $policy)"
+	fi
+}
+
+# ---------------------------------------------------------------- p2pdma
+
+P2P_LEN=$((4 << 20))
+
+# p2p_use: map P2P_LEN bytes of p2pmem, write and read them back, and check
+# that their PFNs lie in the range the last rebind initialized.
+p2p_use() {
+	local out lo hi start nr
+	out=$("$MI_PATTERN" both "/sys/bus/pci/devices/$MI_P2P/p2pmem/allocate" 0 \
+		"$P2P_LEN" "$SEED" 2>&1)
+	if ! [[ "$out" =~ ^ok\ pfn\ (0x[0-9a-f]+)-(0x[0-9a-f]+)$ ]]; then
+		ktap_print_msg "p2pmem allocation: $out"
+		return 1
+	fi
+	lo=$((BASH_REMATCH[1])) hi=$((BASH_REMATCH[2]))
+	[ -n "$range" ] || return 0
+	read -r start nr <<<"$range"
+	if [ "$lo" -lt "$start" ] || [ "$hi" -ge $((start + nr)) ]; then
+		ktap_print_msg "p2pmem allocation: PFNs $out, outside the rebound" \
+			"range of $nr pages from PFN $(printf '%#x' "$start")"
+		return 1
+	fi
+	ktap_print_msg "p2pmem allocation: $((P2P_LEN >> 20)) MiB, $out"
+}
+
+if [ "$have_p2p" = 0 ]; then
+	for d in "$(slow_desc 0)" "$(slow_desc 1)"; do
+		desc="p2pdma: after a rebind with $d: p2pmem pages of the range,"
+		mi_skip "$desc written and read back" "$MI_P2P_WHY"
+	done
+	mi_skip "p2pdma: all of p2pmem available again after the mappings are gone" "$MI_P2P_WHY"
+else
+	for slow in 0 1; do
+		desc="p2pdma ($MI_P2P): after a rebind with $(slow_desc "$slow"):"
+		desc+=" p2pmem pages of the range, written and read back"
+		if [ "$slow" = 1 ] && [ "$have_pageref" = 0 ]; then
+			mi_skip "$desc" "no page_ref_set tracepoint or no trace event"
+			continue
+		fi
+		rc=0
+		rebind "p2pdma" pci_p2pdma mi_p2p_rebind "$slow" && p2p_use || rc=1
+		mi_result "$desc" "$rc"
+	done
+	size=$(cat "/sys/bus/pci/devices/$MI_P2P/p2pmem/size")
+	avail=$(cat "/sys/bus/pci/devices/$MI_P2P/p2pmem/available")
+	[ "$size" = "$avail" ]
+	mi_result "p2pdma ($MI_P2P): all of p2pmem available again after the mappings are gone" $? \
+		"$avail of $size bytes available"
+fi
+
+# ---------------------------------------------------------------- hmem
+
+# hmem_fill, hmem_check: a pattern at the start and the end of the device.
+hmem_at() {
+	local op=$1 size align
+	size=$(cat "/sys/bus/dax/devices/$MI_HMEM/size")
+	align=$(cat "/sys/bus/dax/devices/$MI_HMEM/align")
+	"$MI_PATTERN" "$op" "/dev/$MI_HMEM" 0 "$align" "$SEED" >"$MI_TMP/pattern" 2>&1 &&
+		"$MI_PATTERN" "$op" "/dev/$MI_HMEM" $((size - align)) "$align" "$SEED" \
+			>>"$MI_TMP/pattern" 2>&1
+	local rc=$?
+	[ "$rc" -eq 0 ] || mi_indent <"$MI_TMP/pattern"
+	return "$rc"
+}
+
+if [ "$have_hmem" = 0 ]; then
+	for d in "$(slow_desc 0)" "$(slow_desc 1)"; do
+		mi_skip "soft-reserved devdax: data survives a rebind with $d" "$MI_HMEM_WHY"
+	done
+else
+	for slow in 0 1; do
+		desc="soft-reserved devdax ($MI_HMEM): data survives a rebind with"
+		desc+=" $(slow_desc "$slow")"
+		if [ "$slow" = 1 ] && [ "$have_pageref" = 0 ]; then
+			mi_skip "$desc" "no page_ref_set tracepoint or no trace event"
+			continue
+		fi
+		rc=0
+		SEED=$RANDOM$RANDOM
+		hmem_at fill && rebind "soft-reserved devdax" generic mi_hmem_rebind "$slow" &&
+			hmem_at check || rc=1
+		mi_result "$desc" "$rc"
+	done
+fi
+
+mi_finished
