@@ -14,7 +14,7 @@ CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-off
 
 .PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl
+	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base
 
 #@ usage: make [TARGET] [VAR=value]...
 #@
@@ -68,6 +68,10 @@ send-prep-ndctl: deps
 #: the ndctl selftest group on unpatched 7.3.4 (a kernel without the attribute)
 check-ndctl-base: deps
 	$(H)/check-ndctl-base.sh
+
+#: hmm-tests with device-coherent memory on base 7.3.4 and on the series
+check-hmm-base: deps
+	$(H)/hmm-compare.sh --summary $(CACHE)/results/hmm-compare.json
 
 #: ndctl's own test suite on base 7.3.4 and the series, off and on (NDCTL_ARGS)
 check-ndctl: deps

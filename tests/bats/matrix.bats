@@ -247,14 +247,21 @@ EOF2
 }
 
 @test "matrix.sh: the no-parameter cell runs every group, the others controls and backend, numa threads; --full every group" {
+	# And every cell but numa's gets the p2pdma, soft-reserved and reserved
+	# memory; hmm-tests runs with the default request, all three with --full.
 	need_vm
 	L=$BATS_TEST_TMPDIR/logs
 	run matrix --guest-test fake-kselftest --variants stream-off:none+off \
 		--timeout 120 --summary "$SUMMARY" --logs "$L" --append mz.fake=1
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init devs hmm' "$L/stream-off.none.out"
-	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs' \
+	grep -qx '# fake-kselftest: arguments: memmap_init devs MEMMAP_INIT_HMM=default' "$L/stream-off.none.out"
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs MEMMAP_INIT_POLICY_ONLY=1' \
 		"$L/stream-off.off.out"
+	for c in none off; do
+		head -n 1 "$L/stream-off.$c.log" | grep -q -- ' -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 '
+		grep -q 'Command line: .* memmap=512M%0x100000000-1+0xefffffff memmap=512M%0x120000000-1+2' \
+			"$L/stream-off.$c.log"
+	done
 	# --append reaches every cell, after the boot parameter.
 	grep -q 'Command line: .* mz.fake=1' "$L/stream-off.none.log"
 	grep -q 'Command line: .*memmap_streaming=off mz.fake=1' "$L/stream-off.off.log"
@@ -262,6 +269,10 @@ EOF2
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
 	grep -qx '# fake-kselftest: arguments: memmap_init devs' "$L/stream-off.off.out"
+	run matrix --guest-test fake-kselftest --variants stream-off:none --full \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	grep -qx '# fake-kselftest: arguments: memmap_init devs hmm' "$L/stream-off.none.out"
 	# The numa cell: the threads group on a NUMA guest with isolcpus=.
 	run matrix --guest-test fake-kselftest --variants stream-off:numa \
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
@@ -269,6 +280,8 @@ EOF2
 	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-off.numa.out"
 	head -n 1 "$L/stream-off.numa.log" | grep -q -- ' -smp 4,sockets=4,cores=1,threads=1 .* -numa node,nodeid=2,memdev=ram2 '
 	grep -q 'Command line: .* isolcpus=3' "$L/stream-off.numa.log"
+	line=$(head -n 1 "$L/stream-off.numa.log")
+	[[ "$line" != *nvme* ]] && [[ "$line" != *memmap=* ]]
 }
 
 @test "matrix.sh: a guest that stalls at boot is booted once more; the failed cell says how to rerun it" {
