@@ -869,25 +869,43 @@ mi_p2p_users() {
 	mi_open_users
 }
 
-# mi_p2p_rebind REQUEST: unbind the driver of MI_P2P and bind it again, with
-# an empty trace buffer: its probe publishes the p2pdma memory again.  The
-# device has no request of its own: REQUEST is not used, the policy
-# decides.  MI_BIND_NS is how long the bind took.
-mi_p2p_rebind() {
-	local out t0
-	out=$("$MI_WRITE" "$MI_P2P_DRV/unbind" "$MI_P2P")
+# mi_drv_rebind DRIVER DEV: unbind DEV from DRIVER (its sysfs directory)
+# and bind it again, with an empty trace buffer; MI_BIND_NS is how long
+# the bind took.  False, saying why, when either write fails.
+mi_drv_rebind() {
+	local drv=$1 dev=$2 out t0
+	out=$("$MI_WRITE" "$drv/unbind" "$dev")
 	if [ "$out" != ok ]; then
-		ktap_print_msg "unbinding $MI_P2P from ${MI_P2P_DRV##*/}: $out"
+		ktap_print_msg "unbinding $dev from ${drv##*/}: $out"
 		return 1
 	fi
 	[ -z "$MI_TRACE" ] || mi_trace_clear
 	t0=$(mi_now_ns)
-	out=$("$MI_WRITE" "$MI_P2P_DRV/bind" "$MI_P2P")
+	out=$("$MI_WRITE" "$drv/bind" "$dev")
 	MI_BIND_NS=$(($(mi_now_ns) - t0))
 	if [ "$out" != ok ]; then
-		ktap_print_msg "binding $MI_P2P to ${MI_P2P_DRV##*/}: $out"
+		ktap_print_msg "binding $dev to ${drv##*/}: $out"
 		return 1
 	fi
+}
+
+# mi_drv_restore DRIVER DEV: bind DEV (of bus directory BUS/devices) to
+# DRIVER again if a test left it unbound (mi_cleanup does); false when
+# that fails.
+mi_drv_restore() {
+	local drv=$1 dev=$2
+	[ ! -e "$(dirname "$(dirname "$drv")")/devices/$dev/driver" ] || return 0
+	if [ "$("$MI_WRITE" "$drv/bind" "$dev")" != ok ]; then
+		ktap_print_msg "cannot bind $dev to ${drv##*/} again"
+		return 1
+	fi
+}
+
+# mi_p2p_rebind REQUEST: rebind MI_P2P's driver (mi_drv_rebind): its probe
+# publishes the p2pdma memory again.  The device has no request of its
+# own: REQUEST is not used, the policy decides.
+mi_p2p_rebind() {
+	mi_drv_rebind "$MI_P2P_DRV" "$MI_P2P" || return 1
 	if [ ! -d "/sys/bus/pci/devices/$MI_P2P/p2pmem" ]; then
 		ktap_print_msg "no p2pmem after binding $MI_P2P to ${MI_P2P_DRV##*/}"
 		return 1
@@ -897,12 +915,7 @@ mi_p2p_rebind() {
 # mi_p2p_restore: bind MI_P2P to its driver again if a test left it
 # unbound (mi_cleanup calls it); false when that fails.
 mi_p2p_restore() {
-	[ -n "$MI_P2P" ] || return 0
-	[ ! -e "/sys/bus/pci/devices/$MI_P2P/driver" ] || return 0
-	if [ "$("$MI_WRITE" "$MI_P2P_DRV/bind" "$MI_P2P")" != ok ]; then
-		ktap_print_msg "cannot bind $MI_P2P to ${MI_P2P_DRV##*/} again"
-		return 1
-	fi
+	[ -z "$MI_P2P" ] || mi_drv_restore "$MI_P2P_DRV" "$MI_P2P"
 }
 
 # mi_hmem_init: take the device-dax instance MEMMAP_INIT_HMEM names, when it
@@ -940,36 +953,17 @@ mi_hmem_init() {
 	MI_HMEM=$dax
 }
 
-# mi_hmem_rebind REQUEST: unbind MI_HMEM from device_dax and bind it again,
-# with an empty trace buffer.  Soft-reserved device-dax has no request of
-# its own: REQUEST is not used, the policy decides.  MI_BIND_NS is how
-# long the bind took.
+# mi_hmem_rebind REQUEST: rebind MI_HMEM to device_dax (mi_drv_rebind).
+# Soft-reserved device-dax has no request of its own: REQUEST is not
+# used, the policy decides.
 mi_hmem_rebind() {
-	local drv=/sys/bus/dax/drivers/device_dax out t0
-	out=$("$MI_WRITE" "$drv/unbind" "$MI_HMEM")
-	if [ "$out" != ok ]; then
-		ktap_print_msg "unbinding $MI_HMEM from device_dax: $out"
-		return 1
-	fi
-	[ -z "$MI_TRACE" ] || mi_trace_clear
-	t0=$(mi_now_ns)
-	out=$("$MI_WRITE" "$drv/bind" "$MI_HMEM")
-	MI_BIND_NS=$(($(mi_now_ns) - t0))
-	if [ "$out" != ok ]; then
-		ktap_print_msg "binding $MI_HMEM to device_dax: $out"
-		return 1
-	fi
+	mi_drv_rebind /sys/bus/dax/drivers/device_dax "$MI_HMEM"
 }
 
 # mi_hmem_restore: bind MI_HMEM to device_dax again if a test left it
 # unbound (mi_cleanup calls it); false when that fails.
 mi_hmem_restore() {
-	[ -n "$MI_HMEM" ] || return 0
-	[ ! -e "/sys/bus/dax/devices/$MI_HMEM/driver" ] || return 0
-	if [ "$("$MI_WRITE" /sys/bus/dax/drivers/device_dax/bind "$MI_HMEM")" != ok ]; then
-		ktap_print_msg "cannot bind $MI_HMEM to device_dax again"
-		return 1
-	fi
+	[ -z "$MI_HMEM" ] || mi_drv_restore /sys/bus/dax/drivers/device_dax "$MI_HMEM"
 }
 
 # MI_COHERENT_SIZE: the memory of test_hmm's two device-coherent devices,
