@@ -52,7 +52,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
 # The series the checks read (export.sh always writes patches/).
 MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
 # The subject prefix export.sh gives the series.
-MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v8}
+MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v9}
 # Where the matrix and the benchmark write their JSON.
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}

@@ -8,8 +8,10 @@
 # 64-byte slot, cached movq vs MOVNTI, cold vs warm destination, memset and
 # non-temporal fill as the ceiling).  It is not a measurement of the kernel.
 #
-# The binary is built with gcc into $MZ_CACHE/probe/ whenever the source is
-# newer than it; all ARGS go to the probe unchanged (--size, --repeat,
+# The copy cases run the kernel's own fill loop: kernel-fill.sh extracts it
+# from the mirror (mm/mm_init.c, arch/x86/include/asm/string_64.h) into
+# $MZ_CACHE/probe/ at every run, and the binary is rebuilt with gcc
+# whenever the probe's source or the extracted loop is newer than it; all ARGS go to the probe unchanged (--size, --repeat,
 # --evict, --json FILE, --help).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
@@ -20,14 +22,19 @@ outdir=$MZ_CACHE/probe
 bin=$outdir/store-probe
 
 [ -f "$src" ] || die "probe source missing: $src"
-if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+mkdir -p "$outdir"
+"$MZ_ROOT/harness/kernel-fill.sh" "$MZ_ROOT" "$outdir"
+stale=0
+for f in "$src" "$outdir/kernel-fill.h" "$outdir/kernel-fill-x86.h"; do
+	[ "$f" -nt "$bin" ] && stale=1
+done
+if [ ! -x "$bin" ] || [ "$stale" = 1 ]; then
 	need_tool gcc gcc
-	mkdir -p "$outdir"
 	info "building $bin"
 	# Build to a temporary name so an interrupted build never leaves a
 	# half-written binary that looks up to date.
 	: >"$outdir/build.log"
-	mz_run "$outdir/build.log" gcc -std=c11 -O2 -Wall -Wextra -o "$bin.tmp" "$src" ||
+	mz_run "$outdir/build.log" gcc -std=gnu11 -O2 -Wall -Wextra -I "$outdir" -o "$bin.tmp" "$src" ||
 		{ cat "$outdir/build.log" >&2; die "gcc failed to build $src"; }
 	mv -f "$bin.tmp" "$bin"
 fi
