@@ -26,6 +26,8 @@
 #   BENCH device=D bind=K memmap_init_ns=T enable_ns=E backend=B events=C
 #         nr_pages=P tp_ns=X [threads=N]
 #   BENCH-FLOOR device=D phase=pick|run cand=C rep=K nr_pages=P bytes=B ns=T
+#   BENCH-PHASE device=D bind=K path=F1/F2/F calls=N ns=T
+#   BENCH-NDCTL device=D bind=K list_ns=T
 #   BENCH-INFO key=value...
 # Every device of LIST must have binds 0..N exactly once in every run, the
 # floor's N+1 timed writes, and every line of a run must name the run's
@@ -56,6 +58,21 @@
 # must not be slower than the single-threaded template paths: if it is,
 # the table and the JSON flag it.  It is one CPU's: the threaded rows may
 # go under it.
+#
+# The breakdown: where the whole enable goes, from the BENCH-PHASE lines
+# (a second function_graph instance hooked on the bind path's phase
+# functions, nested by call path).  Per device and run, each path's
+# median over the rebinds (a path missing from a rebind counts 0), its
+# share of the enable's median, and what a phase leaves over beyond its
+# traced callees ("rest"); "outside the traced functions" is the enable's
+# median minus its outermost phases' (ndctl, sysfs and uevents, driver
+# core; for devprivate the module's own timing, so nothing), with, where
+# the guest timed it (BENCH-NDCTL), a read-only "ndctl list" of the
+# namespace: ndctl's start-up and sysfs scan without a bind.  Phases that
+# touch the emulated NVDIMM's memory through the pmem driver (the info
+# block, the partition scan) are marked: under TCG their cost is QEMU's
+# memory emulation.  A run without BENCH-PHASE lines (an older guest test)
+# has no breakdown.
 #
 # --fact KEY=VALUE adds host facts to the JSON (cpu_model, series_commit,
 # guest_vcpus, ...); known numeric ones are stored as numbers.  --kernel
@@ -105,6 +122,15 @@ LINE_RE = re.compile(
     r"^BENCH device=(?P<device>\S+) bind=(?P<bind>\d+) memmap_init_ns=(?P<memmap_init_ns>\d+)"
     r" enable_ns=(?P<enable_ns>\d+) backend=(?P<backend>\S+) events=(?P<events>\d+)"
     r" nr_pages=(?P<nr_pages>\d+) tp_ns=(?P<tp_ns>\d+|-)(?: threads=(?P<threads>\d+))?$")
+NDCTL_RE = re.compile(
+    r"^BENCH-NDCTL device=(?P<device>\S+) bind=(?P<bind>\d+) list_ns=(?P<ns>\d+)\s*$")
+PHASE_RE = re.compile(
+    r"^BENCH-PHASE device=(?P<device>\S+) bind=(?P<bind>\d+) path=(?P<path>[A-Za-z0-9_./]+) "
+    r"calls=(?P<calls>\d+) ns=(?P<ns>\d+)\s*$")
+# Phases whose time is the emulated NVDIMM's memory, read through the pmem
+# driver (marked in the breakdown).
+NVDIMM_PHASES = {"nd_pfn_validate", "nvdimm_setup_pfn", "disk_scan_partitions",
+                 "device_add_disk"}
 FLOOR_RE = re.compile(
     r"^BENCH-FLOOR device=(?P<device>\S+) phase=(?P<phase>pick|run) cand=(?P<cand>[a-z0-9]+)"
     r" rep=(?P<rep>\d+) nr_pages=(?P<nr_pages>\d+) bytes=(?P<bytes>\d+) ns=(?P<ns>\d+)$")
@@ -227,6 +253,7 @@ def parse_run(label, path, devices, rebinds):
     except OSError as e:
         raise ReportError(f"run {label}: cannot read {path}: {e.strerror}")
     binds, floors, info = {}, {}, {}
+    phases, ndctl = {}, {}
     done = False
     for n, raw in enumerate(lines, 1):
         line = raw.strip("\r")
@@ -240,6 +267,24 @@ def parse_run(label, path, devices, rebinds):
                 if "=" in kv:
                     k, v = kv.split("=", 1)
                     info.setdefault(k, v)
+            continue
+        if line.startswith("BENCH-NDCTL "):
+            m = NDCTL_RE.match(line)
+            if not m:
+                raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+            ndctl.setdefault(m.group("device"), {})[int(m.group("bind"))] = int(m.group("ns"))
+            continue
+        if line.startswith("BENCH-PHASE "):
+            m = PHASE_RE.match(line)
+            if not m:
+                raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+            d, k, pth = m.group("device"), int(m.group("bind")), m.group("path")
+            if d not in devices:
+                raise ReportError(f"run {label}: phases of device {d} were not asked for ({path}:{n})")
+            got = phases.setdefault(d, {}).setdefault(k, {})
+            if pth in got:
+                raise ReportError(f"run {label}: {d} bind {k} phase {pth} appears twice ({path}:{n})")
+            got[pth] = (int(m.group("calls")), int(m.group("ns")))
             continue
         if line.startswith("BENCH-FLOOR "):
             m = FLOOR_RE.match(line)
@@ -311,6 +356,15 @@ def parse_run(label, path, devices, rebinds):
         if not fl or sorted(fl["run"]) != list(range(rebinds + 1)):
             raise ReportError(f"run {label}: {d} lacks the floor's {rebinds + 1} timed writes "
                               f"(BENCH-FLOOR phase=run rep=0..{rebinds}) ({path})")
+    for d, by_bind in phases.items():
+        extra = [str(k) for k in sorted(by_bind) if k not in binds.get(d, {})]
+        if extra:
+            raise ReportError(f"run {label}: {d} has phases of bind(s) {', '.join(extra)} "
+                              f"but no BENCH line for them ({path})")
+    for d, by_bind in binds.items():
+        for k, b in by_bind.items():
+            b["phases"] = phases.get(d, {}).get(k)
+            b["ndctl_list_ns"] = ndctl.get(d, {}).get(k)
     if not done:
         raise ReportError(f"run {label}: no BENCH-DONE line: the guest did not finish ({path})")
     return int(info["size_mb"]), binds, floors, info
@@ -411,6 +465,42 @@ def aggregate(runs, sizes, devices, rebinds):
                     "max_abs_diff_pct": round(max(100.0 * abs(x) / t for x, t in diffs if t), 4)
                     if any(t for _, t in diffs) else None})
     return results, comparisons, crosscheck, floors, speedups
+
+
+def breakdown(runs, sizes, devices, rebinds):
+    """Where the enable goes, per size, device and run (see the header)."""
+    out = []
+    labels = run_labels({b for b, _ in runs})
+    for size in sizes:
+        for d in devices:
+            for b in labels:
+                binds = runs[b, size][0][d]
+                rest = [binds[k] for k in range(1, rebinds + 1)]
+                if any(x.get("phases") is None for x in rest):
+                    continue
+                order = []
+                for x in [binds[0]] + rest:
+                    for pth in x.get("phases") or {}:
+                        if pth not in order:
+                            order.append(pth)
+                enable = median_int([x["enable_ns"] for x in rest])
+                phases = []
+                for pth in order:
+                    med = median_int([x["phases"].get(pth, (0, 0))[1] for x in rest])
+                    calls = statistics.median([x["phases"].get(pth, (0, 0))[0] for x in rest])
+                    first = (binds[0].get("phases") or {}).get(pth, (0, 0))[1]
+                    phases.append({"path": pth, "median_ns": med, "first_ns": first,
+                                   "calls": calls,
+                                   "share": round(med / enable, 4) if enable else None,
+                                   "nvdimm": pth.split("/")[-1] in NVDIMM_PHASES})
+                lists = [x["ndctl_list_ns"] for x in rest if x.get("ndctl_list_ns") is not None]
+                out.append({"device": d, "size_bytes": size << 20, "run": b,
+                            "threads": common_threads(binds) if b in THREADED else 1,
+                            "ndctl_list_median_ns": (median_int(lists) if len(lists) == len(rest)
+                                                     else None),
+                            "enable_median_ns": enable,
+                            "enable_first_ns": binds[0]["enable_ns"], "phases": phases})
+    return out
 
 
 def find(results, device, size, backend, metric):
@@ -620,6 +710,7 @@ def table(doc):
             cells = [f"{first[2](base, rs):>{first[1]}}"]
             cells += [f"{cell(r, base):>{w}}" for (_, w), r in zip(cols, rs)]
             out.append(f"  {d:<11} {human_bytes(size):>7}{sep}" + sep.join(cells))
+    out += breakdown_table(doc, devices, sizes)
     probe = doc.get("probe")
     if probe:
         out.append("")
@@ -645,6 +736,95 @@ def table(doc):
     if long:
         raise ReportError(f"table line wider than {WIDTH} columns: {long[0]!r}")
     return "\n".join(out) + "\n"
+
+
+BREAKDOWN_RUNS = ["base", "template", "template-threads"]
+# Phases under this share of the enable in every run are folded into their
+# parent's "rest" in the table (the JSON has them all).
+BREAKDOWN_MIN_SHARE = 0.005
+
+
+def breakdown_table(doc, devices, sizes):
+    """The breakdown's lines: per device, the phases as a tree, one column
+    per run of BREAKDOWN_RUNS (the streaming runs are in the JSON)."""
+    bd = doc.get("breakdown") or []
+    if not bd:
+        return []
+    out = [""]
+    out += wrap("Where the whole enable goes: median ms of the rebinds and share of the "
+                "enable's median, per phase (function_graph on the phase functions, nested "
+                "by call path; \"rest\": a phase's time beyond its traced callees; * reads "
+                "the emulated NVDIMM through the pmem driver, QEMU's memory emulation under "
+                "TCG). Phases under 0.5% of the enable in every run are folded into "
+                "\"rest\". The first bind, with the host's page faults on the NVDIMM "
+                "file, is left out; the streaming runs and every phase are in the JSON.")
+    width = (WIDTH - 2) - 14 * len(BREAKDOWN_RUNS)
+
+    def cell(ns, enable):
+        pct = f"{100.0 * ns / enable:3.0f}%" if enable else "  n/a"
+        return f"{ns / 1e6:8.2f} {pct:>4}"
+
+    for size in sizes:
+        for d in devices:
+            entries = {e["run"]: e for e in bd
+                       if (e["device"], e["size_bytes"]) == (d, size)}
+            runs = [r for r in BREAKDOWN_RUNS if r in entries]
+            if not runs:
+                continue
+            out.append("")
+            heads = []
+            for r in runs:
+                t = entries[r]["threads"]
+                h = r if r not in THREADED else f"{t} thread{'' if t == 1 else 's'}"
+                heads.append(f"{h:>13}")
+            out.append(f"{d + ', ' + human_bytes(size):<{width + 2}} " + " ".join(heads))
+            order, val = [], {}
+            for r in runs:
+                for ph in entries[r]["phases"]:
+                    if ph["path"] not in order:
+                        order.append(ph["path"])
+                    val[r, ph["path"]] = ph["median_ns"]
+            nvd = {ph["path"] for r in runs for ph in entries[r]["phases"] if ph.get("nvdimm")}
+            kids = collections.defaultdict(list)
+            for pth in order:
+                parent = pth.rpartition("/")[0]
+                if parent and parent not in order:
+                    parent = ""
+                kids[parent].append(pth)
+
+            def line(label, nss):
+                label = label if len(label) <= width else label[:width - 1] + "~"
+                return f"  {label:<{width}} " + " ".join(
+                    cell(ns, entries[r]["enable_median_ns"]) for r, ns in zip(runs, nss))
+
+            enable = [entries[r]["enable_median_ns"] for r in runs]
+            out.append(line("enable (whole bind)", enable))
+            top = [sum(val.get((r, p), 0) for p in kids[""]) for r in runs]
+            out.append(line(" outside traced functions",
+                            [max(e - t, 0) for e, t in zip(enable, top)]))
+            if all(entries[r].get("ndctl_list_median_ns") is not None for r in runs):
+                out.append(line("  ndctl list, no bind",
+                                [entries[r]["ndctl_list_median_ns"] for r in runs]))
+
+            def shown(pth):
+                return any(val.get((r, pth), 0) >= BREAKDOWN_MIN_SHARE * e
+                           for r, e in zip(runs, enable))
+
+            def walk(pth, depth):
+                name = pth.rsplit("/", 1)[-1] + (" *" if pth in nvd else "")
+                out.append(line(" " * depth + name, [val.get((r, pth), 0) for r in runs]))
+                show = [c for c in kids[pth] if shown(c)]
+                if show:
+                    for c in show:
+                        walk(c, depth + 1)
+                    out.append(line(" " * (depth + 1) + "rest",
+                                    [max(val.get((r, pth), 0) -
+                                         sum(val.get((r, c), 0) for c in show), 0)
+                                     for r in runs]))
+            for pth in kids[""]:
+                if shown(pth):
+                    walk(pth, 1)
+    return out
 
 
 # --- the chart ----------------------------------------------------------------
@@ -908,6 +1088,9 @@ def main():
          doc["floor"], speedups) = aggregate(runs, sizes, devices, rebinds)
         if speedups:
             doc["speedup"] = speedups
+        bd = breakdown(runs, sizes, devices, rebinds)
+        if bd:
+            doc["breakdown"] = bd
         if a.probe:
             try:
                 with open(a.probe, encoding="utf-8") as f:

@@ -757,10 +757,10 @@ EOF
 	head -n "$(wc -l <"$T/cover.txt")" "$T/report.txt" | diff -u - "$T/cover.txt"
 }
 
-@test "cover letter: its threads table is results/bench-threads-tcg.json's, not retyped" {
+@test "cover letter: its threads table is results/bench-tcg.json's, not retyped" {
 	# Each row: memory, template median on 1 thread and on N threads (ms),
 	# and the speedup (ratio of the medians), all from that JSON.
-	python3 - "$ROOT/patches/0000-cover-letter.patch" "$ROOT/results/bench-threads-tcg.json" <<'PY'
+	python3 - "$ROOT/patches/0000-cover-letter.patch" "$ROOT/results/bench-tcg.json" <<'PY'
 import json, re, sys
 cover = open(sys.argv[1]).read().split("\n")
 data = json.load(open(sys.argv[2]))
@@ -786,4 +786,120 @@ for line in rows:
     assert m.group(2, 3, 4) == want, (line, want)
 print("ok")
 PY
+}
+
+# with_phases FILE: FILE's output with BENCH-PHASE and BENCH-NDCTL lines
+# for each fsdax-dev bind: nd_pmem_probe = memmap init + 2 ms, its
+# devm_memremap_pages = memmap init + 1 ms around memmap_init_zone_device,
+# a 100 ns nd_pfn_validate, and a 20 ms ndctl list.
+with_phases() {
+	awk '{ print }
+	     /^BENCH device=fsdax-dev / {
+		split($3, b, "="); split($4, m, "="); t = m[2]
+		printf "BENCH-PHASE device=fsdax-dev %s path=nd_pmem_probe/nd_pfn_validate calls=1 ns=100\n", $3
+		printf "BENCH-PHASE device=fsdax-dev %s path=nd_pmem_probe/devm_memremap_pages/memmap_init_zone_device calls=1 ns=%d\n", $3, t
+		printf "BENCH-PHASE device=fsdax-dev %s path=nd_pmem_probe/devm_memremap_pages calls=1 ns=%d\n", $3, t + 1000000
+		printf "BENCH-PHASE device=fsdax-dev %s path=nd_pmem_probe calls=2 ns=%d\n", $3, t + 2000000
+		printf "BENCH-NDCTL device=fsdax-dev %s list_ns=20000000\n", $3
+	     }' "$1"
+}
+
+@test "bench-report.py: the breakdown of the whole enable, nested, with shares and rest" {
+	for r in base template template-threads streaming streaming-threads; do
+		with_phases "$FIX/$r.out" >"$T/$r.out"
+	done
+	run -0 --separate-stderr "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+		--run "template+streaming=$T/streaming.out" --run "template-threads=$T/template-threads.out" \
+		--run "template+streaming-threads=$T/streaming-threads.out" \
+		--devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
+	[[ "$output" == *"Where the whole enable goes"* ]]
+	# base: enable median 110, probe 38 (memmap 36 + 2): outside 72.
+	grep -E '^fsdax-dev, 4 GiB +base +template +2 threads$' <<<"$output"
+	grep -E '^  enable \(whole bind\) +110\.00 100% +90\.00 100% +68\.00 100%$' <<<"$output"
+	grep -E '^   outside traced functions +72\.00  65% +77\.00  86% +60\.00  88%$' <<<"$output"
+	grep -E '^    ndctl list, no bind +20\.00  18% +20\.00  22% +20\.00  29%$' <<<"$output"
+	grep -E '^   nd_pmem_probe +38\.00  35% +13\.00  14% +8\.00  12%$' <<<"$output"
+	grep -E '^     memmap_init_zone_device +36\.00  33% +11\.00  12% +6\.00   9%$' <<<"$output"
+	# The 100 ns info block read is folded into the probe's rest (1 ms
+	# beyond devm_memremap_pages), and marked in the JSON.
+	[[ "$output" != *nd_pfn_validate* ]]
+	grep -E '^    rest +1\.00   1% +1\.00   1% +1\.00   1%$' <<<"$output"
+	# devprivate has no phases in these runs: no breakdown for it.
+	[[ "$output" != *"devprivate, 4 GiB  "*base* ]]
+	pyjson "$T/r.json" 'b = d["breakdown"]
+assert {(x["device"], x["run"]) for x in b} == {("fsdax-dev", r) for r in ("base", "template", "template+streaming", "template-threads", "template+streaming-threads")}, b
+x = [x for x in b if x["run"] == "base"][0]
+assert x["enable_median_ns"] == 110000000 and x["ndctl_list_median_ns"] == 20000000
+p = {y["path"]: y for y in x["phases"]}
+assert p["nd_pmem_probe"]["median_ns"] == 38000000 and p["nd_pmem_probe"]["calls"] == 2
+assert p["nd_pmem_probe"]["first_ns"] == 82000000
+assert p["nd_pmem_probe/nd_pfn_validate"]["nvdimm"] is True and p["nd_pmem_probe"]["nvdimm"] is False
+assert p["nd_pmem_probe/devm_memremap_pages/memmap_init_zone_device"]["share"] == round(36 / 110, 4)'
+	long=$(awk 'length > 72' <<<"$output")
+	[ -z "$long" ]
+}
+
+@test "bench-report.py: a malformed or stray phase line is an error" {
+	with_phases "$FIX/base.out" | sed 's/path=nd_pmem_probe calls=2/path=nd_pmem_probe calls=x/' >"$T/base.out"
+	run -1 --separate-stderr report_run_base "$T/base.out"
+	[[ "$stderr" == *"malformed line"*"BENCH-PHASE"* ]]
+	{ cat "$FIX/base.out"; echo "BENCH-PHASE device=fsdax-dev bind=9 path=nd_pmem_probe calls=1 ns=5"; } >"$T/base.out"
+	run -1 --separate-stderr report_run_base "$T/base.out"
+	[[ "$stderr" == *"fsdax-dev has phases of bind(s) 9 but no BENCH line for them"* ]]
+	{ cat "$FIX/base.out"; echo "BENCH-PHASE device=fsdax-dev bind=1 path=a calls=1 ns=5"; echo "BENCH-PHASE device=fsdax-dev bind=1 path=a calls=1 ns=5"; } >"$T/base.out"
+	run -1 --separate-stderr report_run_base "$T/base.out"
+	[[ "$stderr" == *"phase a appears twice"* ]]
+}
+
+# report_run_base FILE: the report with FILE as the base run.
+report_run_base() {
+	"$H/bench-report.py" --run "base=$1" --run "template=$FIX/template.out" \
+		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate --rebinds 3
+}
+
+@test "guest bench: the phase parser nests function_graph's calls per task" {
+	sed -n '/^phases() {/,/^}/p' "$ROOT/guest/tests/bench" >"$T/phases.sh"
+	[ -s "$T/phases.sh" ]
+	mkdir -p "$T/ph"
+	cat >"$T/ph/trace" <<'TRACE'
+# tracer: function_graph
+#
+# CPU  TASK/PID         DURATION                  FUNCTION CALLS
+# |     |    |           |   |                     |   |   |   |
+ 1)   ndctl-196    |               |  nd_pmem_probe [nd_pmem]() {
+ 1)   ndctl-196    | + 12.345 us   |    nd_pfn_validate [libnvdimm]();
+ 1)   ndctl-196    | + 50.000 us   |  } /* nd_pmem_probe [nd_pmem] */
+ ------------------------------------------
+ 0)   ndctl-196    =>  kworker-12
+ ------------------------------------------
+ 0) kworker-12    |               |  nd_pmem_probe [nd_pmem]() {
+ 0) kworker-12    |               |    devm_memremap_pages() {
+ 1) kworker-12    | $ 43210.123 us |      memmap_init_zone_device();
+ 1) kworker-12    | $ 50000.001 us |    } /* devm_memremap_pages */
+ 1) kworker-12    | $ 90001 us    |  } /* nd_pmem_probe [nd_pmem] */
+ 1)   insmod-1    |               |  memremap_pages() {
+ 1)   insmod-1    |   3.000 us    |    memmap_init_zone_device();
+ 1)   insmod-1    |   9.000 us    |  } /* memremap_pages */
+ 1)   insmod-1    |   8.000 us    |  memremap_pages();
+ 1)   insmod-1    |   5.000 us    |  mem_hotplug_begin();
+TRACE
+	run -0 bash -c ". '$T/phases.sh'; fail() { echo FAIL; exit 1; }; PH='$T/ph'; phases fsdax-dev 4"
+	[[ "$output" == *"BENCH-PHASE device=fsdax-dev bind=4 path=nd_pmem_probe/nd_pfn_validate calls=1 ns=12345"* ]]
+	[[ "$output" == *"BENCH-PHASE device=fsdax-dev bind=4 path=nd_pmem_probe calls=2 ns=90051000"* ]]
+	[[ "$output" == *"BENCH-PHASE device=fsdax-dev bind=4 path=nd_pmem_probe/devm_memremap_pages/memmap_init_zone_device calls=1 ns=43210123"* ]]
+	[[ "$output" == *"BENCH-PHASE device=fsdax-dev bind=4 path=memremap_pages calls=2 ns=17000"* ]]
+	[[ "$output" == *"BENCH-PHASE device=fsdax-dev bind=4 path=mem_hotplug_begin calls=1 ns=5000"* ]]
+	[ "$(grep -c '^BENCH-PHASE' <<<"$output")" -eq 7 ]
+	# SPLIT: each outermost memremap_pages call ends a bind, and only
+	# what runs inside those calls counts (the teardown between them,
+	# and here the pmem probe, belong to no bind).
+	run -0 bash -c ". '$T/phases.sh'; fail() { echo FAIL; exit 1; }; PH='$T/ph'; phases devprivate 0 memremap_pages"
+	[[ "$output" == *"BENCH-PHASE device=devprivate bind=0 path=memremap_pages/memmap_init_zone_device calls=1 ns=3000"* ]]
+	[[ "$output" == *"BENCH-PHASE device=devprivate bind=0 path=memremap_pages calls=1 ns=9000"* ]]
+	[[ "$output" == *"BENCH-PHASE device=devprivate bind=1 path=memremap_pages calls=1 ns=8000"* ]]
+	[[ "$output" != *nd_pmem_probe* && "$output" != *mem_hotplug_begin* ]]
+	[ "$(grep -c '^BENCH-PHASE' <<<"$output")" -eq 3 ]
+	rm "$T/ph/trace"
+	run -1 bash -c ". '$T/phases.sh'; fail() { echo \"FAIL \$*\"; exit 1; }; PH='$T/ph'; phases fsdax-dev 4"
+	[[ "$output" == *"FAIL no $T/ph/trace"* ]]
 }
