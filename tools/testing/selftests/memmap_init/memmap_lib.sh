@@ -1340,6 +1340,13 @@ mi_threads_chunk() {
 	echo "$(((min + a - 1) / a * a)) $a"
 }
 
+# How many times a test binds a range that may run on several threads
+# before it accepts that it ran on one.  The helpers start while the
+# binding thread already works through the chunks, and a chunk takes only
+# a few milliseconds: in a guest whose vCPUs share host CPUs, a helper can
+# start after the binding thread took every chunk of a 1 GiB range.
+MI_THREAD_TRIES=12
+
 # mi_threads_expected NR_PAGES START_PFN COMPOUND ALTMAP NODE LIMIT: "LO HI
 # NID WHY": the threads a memmap init of that range (compound pages of
 # COMPOUND pages, its memmap in an altmap if ALTMAP is 1, memory of NODE,

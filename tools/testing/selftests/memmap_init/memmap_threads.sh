@@ -17,7 +17,8 @@
 #   - without limits, a bind runs on two threads or more when the
 #     node's housekeeping CPUs and the range allow it (a helper that
 #     starts after the calling thread took every chunk does not count,
-#     so up to three binds are tried), and reports the namespace's node,
+#     so up to MI_THREAD_TRIES binds are tried), and reports the
+#     namespace's node,
 #     or the nearest node with CPUs when it has none;
 #   - devdax align=1G: a bind on several threads writes the same struct
 #     pages as one on one CPU (test_modules/test_memmap_digest.ko),
@@ -192,7 +193,7 @@ digest() {
 # or more (three tries), digest and compare.  Skips when the range can
 # only run on one thread here.
 same_as_one() {
-	local desc=$1 unbind=$2 n p
+	local desc=$1 unbind=$2 n p try
 	shift 2
 	if [ "$have_digest" = 0 ]; then
 		mi_skip "$desc" "$digest_why"
@@ -205,7 +206,7 @@ same_as_one() {
 		return
 	fi
 	"$unbind"
-	for _ in 1 2 3; do
+	for ((try = 1; try <= MI_THREAD_TRIES; try++)); do
 		if ! bound "" "$@" || ! expect ""; then
 			"$unbind"
 			mi_result "$desc" 1 "the bind without limits failed"
@@ -223,7 +224,7 @@ same_as_one() {
 		"$unbind"
 	done
 	if [ "$n" -lt 2 ]; then
-		mi_result "$desc" 1 "three binds that could run on $p threads ran on one"
+		mi_result "$desc" 1 "$MI_THREAD_TRIES binds that could run on $p threads ran on one"
 		return
 	fi
 	if ! digest "$MI_TMP/many"; then
@@ -270,7 +271,7 @@ else
 
 	mi_ns_disable
 	ok=1 n=0 p=0
-	for _ in 1 2 3; do
+	for ((try = 1; try <= MI_THREAD_TRIES; try++)); do
 		if ! bound "" ns_bind || ! expect ""; then break; fi
 		n=$(most)
 		read -r p why < <(possible)
