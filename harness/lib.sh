@@ -64,7 +64,7 @@ MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
 #   MZ_KSRC (the kernel tree for the selftests and ktap_helpers.sh;
 #     default: the tree the build came from)
 #   MZ_VM_DIR (the NVDIMM backing files; default $MZ_CACHE/vm for vm.sh,
-#     $MZ_CACHE/vm-bench for bench.sh)
+#     $MZ_CACHE/vm-bench for bench.sh --nvdimm-memory file)
 #   MZ_DEB_SHA256 (the .deb's checksum, default below)
 #   MZ_NDCTL_SHA256 (ndctl's orig tarball's checksum, default below)
 #   MZ_NDCTL_TARBALL (an ndctl orig tarball you downloaded, fetch-ndctl.sh)

@@ -46,6 +46,16 @@
 #   --nvdimm-align SIZE   align each NVDIMM's backend (and so its region) in
 #                         the guest's physical address space to SIZE (NNNM
 #                         or NNNG; QEMU's memory-backend-file align=)
+#   --nvdimm-memory file|ram  what holds the NVDIMMs' contents: sparse
+#                         files in $MZ_VM_DIR (file, the default) or QEMU's
+#                         anonymous memory, as guest RAM is (ram: nothing
+#                         on disk, contents lost at power-off; not with
+#                         --keep-nvdimm or --nvdimm-align).  A file on a
+#                         disk filesystem is written back by the host
+#                         every few seconds, which write-protects its
+#                         pages: the guest's next store to each 4 KiB page
+#                         of it then takes a host page fault.  bench.sh
+#                         times stores into NVDIMM memory and uses ram.
 #   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
 #                         for label-backed namespaces (ndctl init-labels,
 #                         create/destroy-namespace); its backing file holds
@@ -114,6 +124,7 @@ usage() {
 	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
 	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
 	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
+	echo "         --nvdimm-memory file|ram" >&2
 	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
 	echo "         --soft-reserved SIZE --device-reserved SIZE --allow-warning MESSAGE@CALLER" >&2
 	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
@@ -135,6 +146,7 @@ nvsize=$MZ_NVDIMM_SIZE
 labelsize=
 nvlabel=
 nvalign=
+nvmem='file'
 mem=2G
 smp=2
 keep=0
@@ -148,7 +160,7 @@ devres=
 allowed=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--allow-warning)
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--allow-warning)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -160,6 +172,7 @@ while [ $# -gt 0 ]; do
 		--nvdimm-size) nvsize=$2 ;;
 		--label-size) nvlabel=$2 ;;
 		--nvdimm-align) nvalign=$2 ;;
+		--nvdimm-memory) nvmem=$2 ;;
 		--label-nvdimm) labelsize=$2 ;;
 		--mem) mem=$2 ;;
 		--smp) smp=$2 ;;
@@ -204,6 +217,17 @@ case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm o
 [ -z "$nvlabel" ] || [[ "$nvlabel" =~ ^[1-9][0-9]*[KM]$ ]] || usage
 [ -z "$nvalign" ] || [[ "$nvalign" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+case "$nvmem" in
+file) ;;
+ram)
+	if [ "$keep" = 1 ] || [ -n "$nvalign" ]; then
+		echo "${0##*/}: --nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align" >&2
+		usage
+	fi ;;
+*)
+	echo "${0##*/}: --nvdimm-memory takes file or ram, not '$nvmem'" >&2
+	usage ;;
+esac
 [ -z "$cmb" ] || [[ "$cmb" =~ ^[1-9][0-9]*$ ]] || usage
 [ -z "$softres" ] || [[ "$softres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$devres" ] || [[ "$devres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
@@ -330,7 +354,7 @@ if [ "$numa" = 1 ]; then
 	nvnode=,node=1
 fi
 
-if [ "$ndimms" -gt 0 ] || [ -n "$cmb" ]; then
+if { [ "$ndimms" -gt 0 ] && [ "$nvmem" = file ]; } || [ -n "$cmb" ]; then
 	vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm}
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
@@ -338,9 +362,16 @@ if [ "$ndimms" -gt 0 ] || [ -n "$cmb" ]; then
 fi
 if [ "$ndimms" -gt 0 ]; then
 	# add_nvdimm ID KIB [DEVICE-OPTIONS [BACKEND-OPTIONS]]: one NVDIMM backed by
-	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm.
+	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm,
+	# or with --nvdimm-memory ram by KIB KiB of QEMU's memory.
 	add_nvdimm() {
-		local img=$vmdir/nvdimm$1.img
+		local img
+		if [ "$nvmem" = ram ]; then
+			qemu+=(-object "memory-backend-ram,id=mem$1,size=${2}K"
+				-device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
+			return
+		fi
+		img=$vmdir/nvdimm$1.img
 		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
 			[ "$(stat -c %s "$img")" -ne $(($2 * 1024)) ]; then
 			rm -f "$img"
@@ -378,6 +409,7 @@ fi
 if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
 qemu+=(-append "$cmdline")
 what="$nvdimms x $nvsize NVDIMM${nvlabel:+ (label area $nvlabel)}${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
+[ "$nvmem" = file ] || what+=" (NVDIMM contents in QEMU's memory)"
 [ -z "$cmb" ] || what+=", NVMe with a $cmb MiB CMB"
 [ -z "$softres" ] || what+=", $softres soft reserved"
 [ -z "$devres" ] || what+=", $devres reserved"

@@ -353,6 +353,37 @@ a b" ]
 	run -2 "$H/vm.sh" --accel tcg --numa --mem 512M "$T/build" "$T/initrd" true
 }
 
+@test "vm.sh --nvdimm-memory ram: the NVDIMMs in QEMU's memory, no file; bad uses refused" {
+	mkdir -p "$T/build/arch/x86/boot"
+	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
+	: >"$T/initrd"
+	export MZ_VM_DIR=$T/vm
+	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 1G \
+		--nvdimm-memory ram --label-size 128K --label-nvdimm 1G "$T/build" "$T/initrd" true
+	for a in " -object memory-backend-ram,id=mem0,size=1048704K " \
+		" -object memory-backend-ram,id=mem1,size=1048704K " \
+		" -device nvdimm,id=nv1,memdev=mem1,label-size=128K " \
+		" -object memory-backend-ram,id=mem-label,size=1048704K "; do
+		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }
+	done
+	[[ "$output" != *memory-backend-file* ]]
+	# Nothing on disk, not even the lock of the backing files' directory.
+	[ ! -e "$T/vm" ]
+	# The default is a file per NVDIMM.
+	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *" -object memory-backend-file,id=mem0,share=on,mem-path=$T/vm/nvdimm0.img,size=1048576K "* ]]
+	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimm-memory file --nvdimm-size 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *"memory-backend-file,id=mem0,"* ]]
+	# A file's options do not go with memory; a bad word is refused.
+	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory ram --keep-nvdimm "$T/build" "$T/initrd" true
+	[[ "$output" == *"--nvdimm-memory ram keeps nothing and aligns nothing"* ]]
+	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory ram --nvdimm-align 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *"--nvdimm-memory ram keeps nothing"* ]]
+	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory disk "$T/build" "$T/initrd" true
+	[[ "$output" == *"--nvdimm-memory takes file or ram, not 'disk'"* ]]
+	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory "$T/build" "$T/initrd" true
+}
+
 @test "vm.sh --nvme-cmb, --soft-reserved, --device-reserved: the devices and the carved RAM" {
 	mkdir -p "$T/build/arch/x86/boot"
 	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
