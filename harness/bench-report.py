@@ -99,8 +99,13 @@ BACKENDS = ["base", "template", "template+streaming"]
 # The threaded runs: run label -> the backend their lines name.
 THREADED = {"template-threads": "template",
             "template+streaming-threads": "template+streaming"}
+# The base kernel booted as the threaded runs are, with every vCPU online
+# (it still initializes on one thread): the base of their whole bind.
+BASE_CPUS = "base-cpus"
+# Run label -> the backend its lines name.
+BACKEND_OF = dict(THREADED, **{BASE_CPUS: "base"})
 # Every run, in the table's order: each threaded run next to its own.
-RUNS = ["base", "template", "template-threads", "template+streaming",
+RUNS = ["base", BASE_CPUS, "template", "template-threads", "template+streaming",
         "template+streaming-threads"]
 METRICS = ["memmap_init_ns", "enable_ns"]
 KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
@@ -109,9 +114,15 @@ COMPARISONS = [("template", "base"), ("template+streaming", "base"),
 THREAD_COMPARISONS = [("template-threads", "template"),
                       ("template+streaming-threads", "template+streaming"),
                       ("template-threads", "base"), ("template+streaming-threads", "base")]
-COLORS = {"base": "#7f7f7f", "template": "#1f77b4", "template+streaming": "#ff7f0e",
+COLORS = {"base": "#7f7f7f", BASE_CPUS: "#c7c7c7", "template": "#1f77b4", "template+streaming": "#ff7f0e",
           "template-threads": "#9ecae1", "template+streaming-threads": "#fdd0a2",
           "floor": "#2ca02c"}
+# What held the emulated NVDIMM's contents (bench.sh --nvdimm-memory).
+NVDIMM_MEMORY = {
+    "ram": "NVDIMM contents in QEMU's anonymous memory, as guest RAM",
+    "file": "NVDIMM contents in a file on the host (map=dev binds pay the "
+            "host's page faults after its writeback)",
+}
 NUMERIC_FACTS = {"wall_s", "nproc", "other_qemu_max", "other_busy_pct_max", "guest_ram_bytes",
                  "guest_vcpus", "hz"}
 WIDTH = 72
@@ -314,7 +325,7 @@ def parse_run(label, path, devices, rebinds):
             raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
         d = m.group("device")
         k = int(m.group("bind"))
-        want = THREADED.get(label, label)
+        want = BACKEND_OF.get(label, label)
         if m.group("backend") != want:
             raise ReportError(
                 f"run {label}: WRONG BACKEND: {d} bind {k} used '{m.group('backend')}', "
@@ -450,7 +461,9 @@ def aggregate(runs, sizes, devices, rebinds):
                                  "a": b, "b": THREADED[b], "threads": many["threads"],
                                  "ratio": (round(one["median"] / many["median"], 4)
                                            if many["median"] else None)})
-            for b in labels[1:]:
+            for b in labels:
+                if BACKEND_OF.get(b, b) == "base":
+                    continue
                 binds = runs[b, size][0][d]
                 diffs = [(x["memmap_init_ns"] - x["tp_ns"], x["tp_ns"])
                          for x in binds.values() if x["tp_ns"] is not None]
@@ -538,6 +551,8 @@ def run_name(r):
     if b in THREADED:
         t = r["threads"]
         return f"{THREADED[b]}, {t} thread{'' if t == 1 else 's'}"
+    if b == BASE_CPUS:
+        return "base, all CPUs"
     return b
 
 
@@ -572,6 +587,8 @@ def table(doc):
             facts.append(f"{label} {doc[k]}")
     if doc["sizes"].get("guest_ram_bytes"):
         facts.append(f"guest RAM {human_bytes(doc['sizes']['guest_ram_bytes'])}")
+    if doc.get("nvdimm_memory"):
+        facts.append(NVDIMM_MEMORY.get(doc["nvdimm_memory"], f"NVDIMM memory {doc['nvdimm_memory']}"))
     if doc.get("series_commit"):
         facts.append(f"series {doc['series_commit'][:12]}")
     if facts:
@@ -649,7 +666,10 @@ def table(doc):
                     "node; a range under two chunks of two sections stays on one), N the "
                     "most common count over the binds; the other rows, base included, ran "
                     "with every vCPU but the first offline, which holds the init to one "
-                    "thread. The floor is one CPU's: it bounds the single-threaded rows, a "
+                    "thread" + (", but \"base, all CPUs\", the base kernel with every vCPU "
+                                "online as in the threaded boots" if any(
+                                    r["backend"] == BASE_CPUS for r in results) else "") +
+                    ". The floor is one CPU's: it bounds the single-threaded rows, a "
                     "threaded row may go under it.")
     if any_slow_floor:
         out += wrap("WARNING: the floor came out slower than a template path it should "
@@ -681,21 +701,31 @@ def table(doc):
     # first column (header, width, cell from the base row and the runs'
     # rows), the runs' columns (header, width) and their cell.
     whole = [("template", 14), ("+streaming", 14)]
+    # The threaded runs' whole bind against the base kernel with the same
+    # vCPUs online, when the run has it (older results do not).
+    have_cpus = any(r["backend"] == BASE_CPUS for r in results)
+    nbase = BASE_CPUS if have_cpus else "base"
     blocks = [
         ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
-         "devprivate: memremap_pages(), ktime):", "size", BACKENDS[1:], "enable_ns", "  ",
+         "devprivate: memremap_pages(), ktime; every vCPU but the first offline):", "size",
+         BACKENDS[1:], "enable_ns", "  ", "base",
          ("base", 9, lambda base, rs: fmt_ms(base["median"], 2)), whole, ms_x_base),
-        ("Whole bind on N threads, median ms and x base (the same instruments):", "size",
-         threaded, "enable_ns", "  ", ("threads", 7, threads_col), whole, ms_x_base),
+        ("Whole bind on N threads, median ms and x base with every vCPU online (the "
+         "same instruments):" if have_cpus else
+         "Whole bind on N threads, median ms and x base (the same instruments; base ran "
+         "with one vCPU online, the threaded runs with all):", "size",
+         threaded, "enable_ns", "  ", nbase,
+         ("base", 9, lambda base, rs: fmt_ms(base["median"], 2)) if have_cpus else
+         ("threads", 7, threads_col), whole, ms_x_base),
         ("Cost per page, ns (median memmap init time / pages):", "device",
-         BACKENDS[1:] + ["floor"], "memmap_init_ns", " ",
+         BACKENDS[1:] + ["floor"], "memmap_init_ns", " ", "base",
          ("base", 9, lambda base, rs: per_page(base)),
          [("template", 9), ("+streaming", 10), ("floor", 9)], per_page),
         ("Cost per page on N threads, ns (median memmap init time / pages):", "device",
-         threaded, "memmap_init_ns", " ", ("threads", 7, threads_col),
+         threaded, "memmap_init_ns", " ", "base", ("threads", 7, threads_col),
          [("template", 9), ("+streaming", 10)], per_page),
     ]
-    for heading, outer, runs, metric, sep, first, cols, cell in blocks:
+    for heading, outer, runs, metric, sep, base_run, first, cols, cell in blocks:
         if not runs:
             continue
         out.append("")
@@ -705,7 +735,7 @@ def table(doc):
         keys = ([(d, size) for size in sizes for d in devices] if outer == "size" else
                 [(d, size) for d in devices for size in sizes])
         for d, size in keys:
-            base = find(results, d, size >> 20, "base", metric)
+            base = find(results, d, size >> 20, base_run, metric)
             rs = [find(results, d, size >> 20, b, metric) for b in runs]
             cells = [f"{first[2](base, rs):>{first[1]}}"]
             cells += [f"{cell(r, base):>{w}}" for (_, w), r in zip(cols, rs)]
@@ -739,6 +769,10 @@ def table(doc):
 
 
 BREAKDOWN_RUNS = ["base", "template", "template-threads"]
+# With the base kernel's all-vCPU boot, two tables per device, each of
+# runs with the same vCPUs online.
+BREAKDOWN_GROUPS = [("one vCPU online", ["base", "template"]),
+                    ("every vCPU online", [BASE_CPUS, "template-threads"])]
 # Phases under this share of the enable in every run are folded into their
 # parent's "rest" in the table (the JSON has them all).
 BREAKDOWN_MIN_SHARE = 0.005
@@ -756,10 +790,8 @@ def breakdown_table(doc, devices, sizes):
                 "by call path; \"rest\": a phase's time beyond its traced callees; * reads "
                 "the emulated NVDIMM through the pmem driver, QEMU's memory emulation under "
                 "TCG). Phases under 0.5% of the enable in every run are folded into "
-                "\"rest\". The first bind, with the host's page faults on the NVDIMM "
-                "file, is left out; the streaming runs and every phase are in the JSON.")
-    width = (WIDTH - 2) - 14 * len(BREAKDOWN_RUNS)
-
+                "\"rest\". The first bind, the host's first touch of the NVDIMM's "
+                "memory, is left out; the streaming runs and every phase are in the JSON.")
     def cell(ns, enable):
         pct = f"{100.0 * ns / enable:3.0f}%" if enable else "  n/a"
         return f"{ns / 1e6:8.2f} {pct:>4}"
@@ -768,62 +800,86 @@ def breakdown_table(doc, devices, sizes):
         for d in devices:
             entries = {e["run"]: e for e in bd
                        if (e["device"], e["size_bytes"]) == (d, size)}
-            runs = [r for r in BREAKDOWN_RUNS if r in entries]
-            if not runs:
-                continue
-            out.append("")
-            heads = []
-            for r in runs:
-                t = entries[r]["threads"]
-                h = r if r not in THREADED else f"{t} thread{'' if t == 1 else 's'}"
-                heads.append(f"{h:>13}")
-            out.append(f"{d + ', ' + human_bytes(size):<{width + 2}} " + " ".join(heads))
-            order, val = [], {}
-            for r in runs:
-                for ph in entries[r]["phases"]:
-                    if ph["path"] not in order:
-                        order.append(ph["path"])
-                    val[r, ph["path"]] = ph["median_ns"]
-            nvd = {ph["path"] for r in runs for ph in entries[r]["phases"] if ph.get("nvdimm")}
-            kids = collections.defaultdict(list)
-            for pth in order:
-                parent = pth.rpartition("/")[0]
-                if parent and parent not in order:
-                    parent = ""
-                kids[parent].append(pth)
+            if BASE_CPUS in entries:
+                groups = [(t, [r for r in rs if r in entries]) for t, rs in BREAKDOWN_GROUPS]
+            else:
+                groups = [(None, [r for r in BREAKDOWN_RUNS if r in entries])]
+            for title, runs in groups:
+                if runs:
+                    out += breakdown_lines(d, size, title, runs, entries, cell)
+    return out
 
-            def line(label, nss):
-                label = label if len(label) <= width else label[:width - 1] + "~"
-                return f"  {label:<{width}} " + " ".join(
-                    cell(ns, entries[r]["enable_median_ns"]) for r, ns in zip(runs, nss))
 
-            enable = [entries[r]["enable_median_ns"] for r in runs]
-            out.append(line("enable (whole bind)", enable))
-            top = [sum(val.get((r, p), 0) for p in kids[""]) for r in runs]
-            out.append(line(" outside traced functions",
-                            [max(e - t, 0) for e, t in zip(enable, top)]))
-            if all(entries[r].get("ndctl_list_median_ns") is not None for r in runs):
-                out.append(line("  ndctl list, no bind",
-                                [entries[r]["ndctl_list_median_ns"] for r in runs]))
+def breakdown_lines(d, size, title, runs, entries, cell):
+    """One device's breakdown table for runs (see breakdown_table)."""
+    out = []
+    width = (WIDTH - 2) - 14 * len(runs)
+    out.append("")
+    heads = []
+    for r in runs:
+        t = entries[r]["threads"]
+        h = ("base" if r == BASE_CPUS else
+             r if r not in THREADED else f"{t} thread{'' if t == 1 else 's'}")
+        heads.append(f"{h:>13}")
+    name = d + ", " + human_bytes(size) + (f", {title}" if title else "")
+    out.append(f"{name:<{width + 2}} " + " ".join(heads))
+    order, val = [], {}
+    for r in runs:
+        for ph in entries[r]["phases"]:
+            if ph["path"] not in order:
+                order.append(ph["path"])
+            val[r, ph["path"]] = ph["median_ns"]
+    nvd = {ph["path"] for r in runs for ph in entries[r]["phases"] if ph.get("nvdimm")}
+    kids = collections.defaultdict(list)
+    for pth in order:
+        parent = pth.rpartition("/")[0]
+        if parent and parent not in order:
+            parent = ""
+        kids[parent].append(pth)
 
-            def shown(pth):
-                return any(val.get((r, pth), 0) >= BREAKDOWN_MIN_SHARE * e
-                           for r, e in zip(runs, enable))
+    def line(label, nss):
+        label = label if len(label) <= width else label[:width - 1] + "~"
+        return f"  {label:<{width}} " + " ".join(
+            cell(ns, entries[r]["enable_median_ns"]) for r, ns in zip(runs, nss))
 
-            def walk(pth, depth):
-                name = pth.rsplit("/", 1)[-1] + (" *" if pth in nvd else "")
-                out.append(line(" " * depth + name, [val.get((r, pth), 0) for r in runs]))
-                show = [c for c in kids[pth] if shown(c)]
-                if show:
-                    for c in show:
-                        walk(c, depth + 1)
-                    out.append(line(" " * (depth + 1) + "rest",
-                                    [max(val.get((r, pth), 0) -
-                                         sum(val.get((r, c), 0) for c in show), 0)
-                                     for r in runs]))
-            for pth in kids[""]:
-                if shown(pth):
-                    walk(pth, 1)
+    enable = [entries[r]["enable_median_ns"] for r in runs]
+    out.append(line("enable (whole bind)", enable))
+    top = [sum(val.get((r, p), 0) for p in kids[""]) for r in runs]
+    out.append(line(" outside traced functions",
+                    [max(e - t, 0) for e, t in zip(enable, top)]))
+    if all(entries[r].get("ndctl_list_median_ns") is not None for r in runs):
+        out.append(line("  ndctl list, no bind",
+                        [entries[r]["ndctl_list_median_ns"] for r in runs]))
+
+    def shown(pth):
+        return any(val.get((r, pth), 0) >= BREAKDOWN_MIN_SHARE * e
+                   for r, e in zip(runs, enable))
+
+    def walk(pth, depth):
+        name = pth.rsplit("/", 1)[-1] + (" *" if pth in nvd else "")
+        out.append(line(" " * depth + name, [val.get((r, pth), 0) for r in runs]))
+        show = [c for c in kids[pth] if shown(c)]
+        if show:
+            for c in show:
+                walk(c, depth + 1)
+            out.append(line(" " * (depth + 1) + "rest",
+                            [max(val.get((r, pth), 0) -
+                                 sum(val.get((r, c), 0) for c in show), 0)
+                             for r in runs]))
+    for pth in kids[""]:
+        if shown(pth):
+            walk(pth, 1)
+    # What no faster memmap init can remove: each run's enable less its
+    # memmap_init_zone_device() time, against the group's base.
+    if len(runs) >= 2 and BACKEND_OF.get(runs[0], runs[0]) == "base" and enable[0]:
+        for r, e, h in zip(runs[1:], enable[1:], heads[1:]):
+            mi = sum(v for (r2, pth), v in val.items()
+                     if r2 == r and pth.rsplit("/", 1)[-1] == "memmap_init_zone_device")
+            if mi and e > mi:
+                out += wrap(f"Bound, {h.strip()}: the enable less its memmap init is "
+                            f"{(e - mi) / 1e6:.2f} ms, so no faster memmap init makes this "
+                            f"bind more than {enable[0] / (e - mi):.2f}x as fast as base's "
+                            f"{enable[0] / 1e6:.2f} ms.", "  ")
     return out
 
 
@@ -849,7 +905,9 @@ def svg_chart(doc):
     width, height = 760, 456
     left, right, top, bottom = 70, 20, 78, 108
     pw, ph = width - left - right, height - top - bottom
-    bars = run_labels({r["backend"] for r in results}) + ["floor"]
+    # The base with every vCPU online initializes the memmap as base does:
+    # the chart shows the memmap init, so one base bar.
+    bars = [b for b in run_labels({r["backend"] for r in results}) if b != BASE_CPUS] + ["floor"]
     vals = [find(results, d, sz, b, "memmap_init_ns")["max"] / 1e6
             for d in devices for b in bars]
     step = nice_step(max(vals + [1e-6]) * 1.08)
@@ -1019,6 +1077,8 @@ def main():
             usage_error(f"--run '{r}': need RUN=FILE with RUN one of {', '.join(RUNS)}")
         paths.append((label, path))
     given = {x for x, _ in paths}
+    if BASE_CPUS in given and not given & set(THREADED):
+        usage_error(f"--run {BASE_CPUS}: the base with every vCPU online goes with the threaded runs")
     need = BACKENDS + (list(THREADED) if given & set(THREADED) else [])
     missing = [b for b in need if b not in given]
     if missing:
@@ -1063,6 +1123,12 @@ def main():
             if not sep or name not in ("base", "patched"):
                 usage_error(f"--kernel '{kv}': need base=DIR or patched=DIR")
             kernels[name] = kernel_facts(name, d)
+        patched = [b for b in labels if BACKEND_OF.get(b, b) != "base"]
+        if BASE_CPUS in labels:
+            cb = runs[BASE_CPUS, sizes[0]][2].get("cpus_online")
+            if cb is not None:
+                kernels.setdefault("base", {})["cpus_online"] = {
+                    "base": runs["base", sizes[0]][2].get("cpus_online"), BASE_CPUS: cb}
         for name, label in (("base", "base"), ("patched", "template")):
             info = runs[label, sizes[0]][2]
             k = kernels.setdefault(name, {})
@@ -1073,12 +1139,12 @@ def main():
             if info.get("hz", "").isdigit():
                 k["hz"] = int(info["hz"])
             if name == "patched":
-                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in labels[1:]}
+                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in patched}
                 # The CPUs online during each patched boot's binds.
-                ca = {b: runs[b, sizes[0]][2].get("cpus_online") for b in labels[1:]}
+                ca = {b: runs[b, sizes[0]][2].get("cpus_online") for b in patched}
                 if all(v is not None for v in ca.values()):
                     k["cpus_online"] = ca
-                mc = {runs[b, sizes[0]][2].get("min_chunk_pages") for b in labels[1:]}
+                mc = {runs[b, sizes[0]][2].get("min_chunk_pages") for b in patched}
                 mc = [v for v in mc if v is not None and v.isdigit()]
                 if len(mc) == 1:
                     k["min_chunk_pages"] = int(mc[0])

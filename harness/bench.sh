@@ -6,18 +6,22 @@
 # backend and with template+streaming, on one thread and on all the
 # guest's vCPUs, and report the numbers.
 #
-# Five boots per size, same devices (harness/vm.sh, guest/tests/bench):
+# Six boots per size, same devices (harness/vm.sh, guest/tests/bench):
 #   base                        unpatched 7.3.4 (build-kernel.sh --base guest)
 #   template                    patched (build-kernel.sh stream-off),
 #                               memmap_streaming=off, one thread
 #   template+streaming          the same kernel, memmap_streaming=on, one thread
+#   base-cpus                   base again, with every vCPU online as in the
+#                               threaded boots (it initializes on one thread
+#                               still): the base of their whole bind; in the
+#                               table "base, all CPUs"
 #   template-threads            memmap_streaming=off, automatic threads (one per
 #                               vCPU); in the table "template, N threads"
 #   template+streaming-threads  memmap_streaming=on, automatic threads; in the
 #                               table "template+streaming, N threads"
 # The single-threaded boots, base included, take every vCPU but the first
 # offline before their binds, which holds the patched kernel's init to one
-# thread; the threaded boots keep every vCPU online.  Each boot binds every device once (first bind) and then
+# thread; base-cpus and the threaded boots keep every vCPU online.  Each boot binds every device once (first bind) and then
 # REBINDS more times, recording per bind the memmap init time (the
 # function_graph tracer on memmap_init_zone_device() alone, the same on
 # both kernels; the patched kernel's tracepoint as a cross-check), its
@@ -38,7 +42,7 @@
 #                   a multiple of 128M, at least 256M (default 4G: a few
 #                   minutes under TCG; e.g. 100G on a KVM host); 128M with
 #                   --devices devprivate alone (a namespace needs 256M)
-#   --sizes LIST    several sizes in one run, e.g. 1G,4G,16G: five boots
+#   --sizes LIST    several sizes in one run, e.g. 1G,4G,16G: six boots
 #                   per size; the table adds ns per page per size (the
 #                   cost curve)
 #   --smp N         guest vCPUs, 1..64 (default 2; QEMU runs a TCG guest's
@@ -48,7 +52,8 @@
 #                   --accel kvm --smp 8 --size 100G once per N and compare
 #                   the "template, N threads" rows.  With --smp 1 the
 #                   threaded boots are skipped: one vCPU runs one thread.
-#   --no-threads    skip the two threaded boots (three boots per size)
+#   --no-threads    skip the two threaded boots and base-cpus (three boots
+#                   per size)
 #   --accel auto|kvm|tcg   as vm.sh (default $MZ_ACCEL, else auto); auto
 #                   takes KVM only if kvm-probe.sh says both kernels boot
 #                   under it, so all the boots use the same accelerator
@@ -57,6 +62,16 @@
 #                   FILE with .txt for .json
 #   --chart FILE    SVG chart (default: FILE of --results with .svg)
 #   --no-probe      skip the user-space store probe
+#   --nvdimm-memory ram|file
+#                   what holds the emulated NVDIMM's contents (vm.sh's
+#                   option; default ram): QEMU's anonymous memory, like
+#                   the guest's RAM, or a sparse file in $MZ_VM_DIR.  With
+#                   a file on a disk filesystem the host writes the
+#                   guest's stores back every few seconds and
+#                   write-protects the pages it wrote, so a map=dev bind
+#                   seconds after the last one takes a host page fault
+#                   for each 4 KiB of its memmap, which no pmem has: file
+#                   measures that emulation cost, ram leaves it out
 #   --base-build DIR, --patched-build DIR
 #                   use these built kernels (build-kernel.sh output
 #                   directories) instead of building base and stream-off
@@ -67,16 +82,18 @@
 #   --check-args    validate the options and exit (make bench does this
 #                   before it installs anything)
 #
-# The host must back the run: the worst case of the NVDIMM file's map=dev
-# metadata (64 bytes of struct page per 4 KiB page, written into the sparse
-# file) must fit the free space of the filesystem holding $MZ_VM_DIR, and
-# the guest RAM (2 GiB, more for large sizes: it holds the map=mem and
-# device-private memmaps) plus that metadata in the page cache plus QEMU's
-# overhead must fit MemAvailable.
+# The host must back the run: the guest RAM (2 GiB, more for large sizes:
+# it holds the map=mem and device-private memmaps) plus the worst case of
+# the NVDIMM's map=dev metadata (64 bytes of struct page per 4 KiB page,
+# in QEMU's memory or, with --nvdimm-memory file, in the page cache) plus
+# QEMU's overhead must fit MemAvailable; with --nvdimm-memory file that
+# metadata must also fit the free space of the filesystem holding
+# $MZ_VM_DIR.
 #
 # Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_CACHE/vm-bench)
-# holds the NVDIMM file.  Logs: $MZ_LOGS/bench-{base,template,streaming,
-# template-threads,streaming-threads}-SIZEM.{log,out}.
+# holds the NVDIMM file with --nvdimm-memory file.  Logs:
+# $MZ_LOGS/bench-{base,template,streaming,base-cpus,template-threads,
+# streaming-threads}-SIZEM.{log,out}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -106,9 +123,10 @@ patched_dir=
 timeout=
 assume_mem=
 assume_disk=
+nvmem=ram
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free)
+	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free|--nvdimm-memory)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--base-build) base_dir=$2 ;;
@@ -116,6 +134,7 @@ while [ $# -gt 0 ]; do
 		--timeout) timeout=$2 ;;
 		--assume-mem-avail) assume_mem=$2 ;;
 		--assume-disk-free) assume_disk=$2 ;;
+		--nvdimm-memory) nvmem=$2 ;;
 		--devices) devices_arg=$2 ;;
 		--rebinds) rebinds=$2 ;;
 		--smp) vcpus=$2 ;;
@@ -128,7 +147,7 @@ while [ $# -gt 0 ]; do
 		--chart) chart=$2 ;;
 		esac
 		shift 2 ;;
-	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*|--base-build=*|--patched-build=*|--timeout=*|--assume-mem-avail=*|--assume-disk-free=*)
+	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*|--base-build=*|--patched-build=*|--timeout=*|--assume-mem-avail=*|--assume-disk-free=*|--nvdimm-memory=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
 	--no-threads) threads=0; shift ;;
@@ -203,9 +222,10 @@ if [ "$threads" = 0 ]; then
 elif [ "$vcpus" = 1 ]; then
 	threads=0 threads_skipped="--smp 1: one vCPU runs the threaded init on one thread"
 fi
-per_size=$((threads ? 5 : 3))
+per_size=$((threads ? 6 : 3))
 
 case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
+case "$nvmem" in ram|file) ;; *) bad "--nvdimm-memory '$nvmem': not ram or file" ;; esac
 
 [ -n "$results" ] || bad "--results: empty file name"
 case "$results" in */) bad "--results '$results': a directory, not a file" ;; esac
@@ -242,7 +262,8 @@ else
 	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
 	free_mib=$(( $(df -Pk "$d" | awk 'NR == 2 { print $4 }') / 1024 ))
 fi
-disk_mib=$((pmem ? meta_mib + 512 : 0))
+disk_mib=0
+[ "$pmem" = 0 ] || [ "$nvmem" = ram ] || disk_mib=$((meta_mib + 512))
 [ "$disk_mib" -le "$free_mib" ] ||
 	bad "--size $size: the NVDIMM file's map=dev metadata needs up to $disk_mib MiB on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
 
@@ -253,7 +274,7 @@ else
 fi
 ram_mib=$((mem_mib + (pmem ? meta_mib : 0) + 512))
 [ "$ram_mib" -le "$avail_mib" ] ||
-	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $((pmem ? meta_mib : 0)) MiB of NVDIMM metadata in the page cache and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
+	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $((pmem ? meta_mib : 0)) MiB of NVDIMM metadata ($([ "$nvmem" = ram ] && echo "in QEMU's memory" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
 if [ "$probe" = 1 ]; then
 	# store-probe.sh --size 2G refuses more than 75% of MemAvailable.
 	[ "$avail_mib" -ge 2731 ] ||
@@ -287,7 +308,7 @@ done
 
 start=$(date +%s)
 devlist=$(IFS=,; echo "${devices[*]}")
-info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); accel $accel; $per_size boots per size"
+info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); NVDIMM contents in $([ "$nvmem" = ram ] && echo "QEMU's memory" || echo "a file in $vmdir"); accel $accel; $per_size boots per size"
 [ -z "$threads_skipped" ] || info "threaded boots skipped ($threads_skipped): the table has the single-threaded rows only"
 
 # Noise: other work on the host, sampled whenever none of ours runs.
@@ -395,7 +416,7 @@ boot() {
 	file=$file-${smib}M
 	out=$MZ_LOGS/bench-$file.out
 	local args=(--accel "$accel" --timeout "$timeout" --nvdimms "$nvdimms"
-		--nvdimm-size "${smib}M" --mem "${mem_mib}M" --smp "$vcpus"
+		--nvdimm-size "${smib}M" --nvdimm-memory "$nvmem" --mem "${mem_mib}M" --smp "$vcpus"
 		--log "$MZ_LOGS/bench-$file.log")
 	if [ -n "$append" ]; then args+=(--append "$append"); fi
 	sample_noise "before boot $n"
@@ -419,8 +440,9 @@ for smib in "${size_mibs[@]}"; do
 	boot $((n + 2)) template template "$patched_build" "$patched_initrd" template 1 "$smib" memmap_streaming=off
 	boot $((n + 3)) template+streaming streaming "$patched_build" "$patched_initrd" template+streaming 1 "$smib" memmap_streaming=on
 	if [ "$threads" = 1 ]; then
-		boot $((n + 4)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$smib" memmap_streaming=off
-		boot $((n + 5)) template+streaming-threads streaming-threads "$patched_build" "$patched_initrd" template+streaming auto "$smib" memmap_streaming=on
+		boot $((n + 4)) base-cpus base-cpus "$base_build" "$base_initrd" base auto "$smib"
+		boot $((n + 5)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$smib" memmap_streaming=off
+		boot $((n + 6)) template+streaming-threads streaming-threads "$patched_build" "$patched_initrd" template+streaming auto "$smib" memmap_streaming=on
 	fi
 	n=$((n + per_size))
 done
@@ -457,6 +479,7 @@ series_commit=$(git -C "$patched_build/source/" rev-parse --verify -q 'HEAD^{com
 	--fact "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" --fact "wall_s=$(mz_since "$start")" \
 	--fact "series_commit=$series_commit" --fact "patches_sha256=$(series_stamp)" \
 	--fact "guest_vcpus=$vcpus" --fact "guest_ram_bytes=$((mem_mib << 20))" \
+	--fact "nvdimm_memory=$nvmem" \
 	--fact "nproc=$(nproc)" --fact "other_busy_pct_max=$busy_max" --fact "other_qemu_max=$qemu_max" \
 	--kernel "base=$base_build" --kernel "patched=$patched_build" \
 	"${report_args[@]}" --json "$results" --svg "$chart" --text "$text" || {

@@ -112,13 +112,13 @@ pyjson() {
 	bench_bad --size 1G,4G
 	[[ "$stderr" == *"use --sizes"* ]]
 	# The largest size sizes the host checks.
-	DISK=1000 bench_bad --sizes 1G,100G
+	DISK=1000 bench_bad --sizes 1G,100G --nvdimm-memory file
 	[[ "$stderr" == *"--size 100G: the NVDIMM file's map=dev metadata"* ]]
 }
 
 @test "bench.sh: --check-args validates and exits before anything is built" {
 	run -0 --separate-stderr bench --check-args --sizes 1G,4G,16G --rebinds 3 --no-probe
-	[ "$output" = "bench.sh: arguments OK: 4 device(s), 3 rebinds, size(s) 1G,4G,16G, 2 vCPU(s), 5 boots per size" ]
+	[ "$output" = "bench.sh: arguments OK: 4 device(s), 3 rebinds, size(s) 1G,4G,16G, 2 vCPU(s), 6 boots per size" ]
 	[ ! -e "$MZ_CACHE" ]
 	bench_bad --check-args --rebinds 0
 }
@@ -135,7 +135,7 @@ pyjson() {
 	bench_bad --smp
 	[[ "$stderr" == *"--smp needs a value"* ]]
 	run -0 bench --check-args --smp=64 --no-probe
-	[[ "$output" == *", 64 vCPU(s), 5 boots per size" ]]
+	[[ "$output" == *", 64 vCPU(s), 6 boots per size" ]]
 }
 
 @test "bench.sh: --no-threads and --smp 1 skip the threaded boots, and say so" {
@@ -144,7 +144,7 @@ pyjson() {
 	run -0 bench --check-args --smp 1 --no-probe
 	[[ "$output" == *", 1 vCPU(s), 3 boots per size (threaded boots skipped: --smp 1: one vCPU"* ]]
 	run -0 bench --check-args --smp 3 --no-probe
-	[[ "$output" == *", 3 vCPU(s), 5 boots per size" ]]
+	[[ "$output" == *", 3 vCPU(s), 6 boots per size" ]]
 }
 
 @test "bench.sh: --size 128M only for device-private memory alone" {
@@ -179,16 +179,19 @@ pyjson() {
 }
 
 @test "bench.sh: size larger than the host's disk can back" {
-	DISK=1000 bench_bad --size 100G
+	DISK=1000 bench_bad --size 100G --nvdimm-memory file
 	[[ "$stderr" == *"map=dev metadata needs up to 2112 MiB"*"only 1000 MiB free"* ]]
-	# Without a pmem device nothing is written to disk.
-	DISK=1000 run -1 --separate-stderr bench --size 100G --devices devprivate --no-probe
+	# Without a pmem device, or with its contents in QEMU's memory (the
+	# default), nothing is written to disk.
+	DISK=1000 run -1 --separate-stderr bench --size 100G --devices devprivate --no-probe --nvdimm-memory file
+	[[ "$stderr" != *"bench.sh: error: --size"* ]]
+	DISK=1000 run -1 --separate-stderr bench --size 100G --no-probe
 	[[ "$stderr" != *"bench.sh: error: --size"* ]]
 }
 
 @test "bench.sh: size larger than the host's memory can back" {
 	MEM=4096 bench_bad --size 100G --no-probe
-	[[ "$stderr" == *"guest needs 5888 MiB of RAM"*"MemAvailable is 4096 MiB"* ]]
+	[[ "$stderr" == *"guest needs 5888 MiB of RAM"*"NVDIMM metadata (in QEMU's memory)"*"MemAvailable is 4096 MiB"* ]]
 	MEM=2000 bench_bad --no-probe
 }
 
@@ -219,6 +222,9 @@ pyjson() {
 	bench_bad --assume-mem-avail lots
 	[[ "$stderr" == *"--assume-mem-avail 'lots': not a number of MiB"* ]]
 	bench_bad --assume-disk-free -1
+	bench_bad --nvdimm-memory disk
+	[[ "$stderr" == *"--nvdimm-memory 'disk': not ram or file"* ]]
+	bench_bad --nvdimm-memory
 }
 
 @test "bench.sh: valid arguments get past validation to the builds" {
@@ -251,6 +257,7 @@ fake_bench() {
 	while [ \$# -gt 0 ] && [ "\$1" != bench ]; do shift; done
 	case "\$5/\$6" in
 	base/1) f=base ;;
+	base/auto) f=base-cpus ;;
 	template/1) f=template ;;
 	template+streaming/1) f=streaming ;;
 	template/auto) f=template-threads ;;
@@ -271,26 +278,51 @@ fake_bench() {
 	export MZ_TREE=$T/no-tree PATH=$T/bin:$PATH
 }
 
-@test "bench.sh: five boots per size, the threaded two with THREADS=auto (fake vm.sh)" {
+@test "bench.sh: six boots per size, base-cpus and the threaded two with THREADS=auto (fake vm.sh)" {
 	fake_bench
 	run -0 --separate-stderr bench --devices fsdax-dev,devprivate \
 		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json" --smp 4
-	[ "$(wc -l <"$T/vm.log")" -eq 5 ]
+	[ "$(wc -l <"$T/vm.log")" -eq 6 ]
+	table=$output
 	# The boots, in order: vCPUs, EXPECT and THREADS; then the policies.
 	sed -n 's/.*--smp \([0-9]*\) .*bench fsdax-dev+devprivate 3 4096 /\1 /p' "$T/vm.log" >"$T/calls"
 	[ "$(cat "$T/calls")" = "4 base 1
 4 template 1
 4 template+streaming 1
+4 base auto
 4 template auto
 4 template+streaming auto" ]
-	[ "$(grep -n 'memmap_streaming=off' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "2 4 " ]
-	[ "$(grep -n 'memmap_streaming=on' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "3 5 " ]
-	[[ "$stderr" == *"boot 4/5: template-threads done in "*"(8 binds, 2 thread(s))"* ]]
-	[[ "$stderr" == *"boot 5/5: template+streaming-threads done in "* ]]
-	[[ "$output" == *$'\n'"  template, 2 threads"$'\n'*$'\n'"  template+streaming, 2 threads"$'\n'* ]]
-	pyjson "$T/r.json" 'assert {(x["backend"], x["threads"]) for x in d["results"]} == {("base", 1), ("template", 1), ("template+streaming", 1), ("template-threads", 2), ("template+streaming-threads", 2), ("floor", 1)}
-assert d["guest_vcpus"] == 4 and "threads_skipped" not in d'
+	[ "$(grep -n 'memmap_streaming=off' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "2 5 " ]
+	[ "$(grep -n 'memmap_streaming=on' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "3 6 " ]
+	# Both base boots run the base kernel, with no policy.
+	[ "$(grep -c -- "--nvdimm-memory ram .*$T/build/base-x " "$T/vm.log")" -eq 2 ]
+	run -1 grep -- 'memmap_streaming=.*bench fsdax-dev+devprivate 3 4096 base' "$T/vm.log"
+	[[ "$stderr" == *"boot 4/6: base-cpus done in "*"(8 binds, 1 thread(s))"* ]]
+	[[ "$stderr" == *"boot 5/6: template-threads done in "*"(8 binds, 2 thread(s))"* ]]
+	[[ "$stderr" == *"boot 6/6: template+streaming-threads done in "* ]]
+	[[ "$stderr" == *"NVDIMM contents in QEMU's memory"* ]]
+	[[ "$table" == *$'\n'"  base, all CPUs "*$'\n'"  template, 2 threads"$'\n'*$'\n'"  template+streaming, 2 threads"$'\n'* ]]
+	[[ "$table" == *"NVDIMM contents in QEMU's anonymous memory"* ]]
+	# The threaded whole bind against the base with every vCPU online:
+	# fsdax-dev enable medians 140 ms (base-cpus), 68 ms (template on 2).
+	grep -E '^Whole bind on N threads, median ms and x base with every vCPU online' <<<"$table"
+	grep -E '^  fsdax-dev +4 GiB +140\.00 +68\.00 0\.49x ' <<<"$table"
+	pyjson "$T/r.json" 'assert {(x["backend"], x["threads"]) for x in d["results"]} == {("base", 1), ("base-cpus", 1), ("template", 1), ("template+streaming", 1), ("template-threads", 2), ("template+streaming-threads", 2), ("floor", 1)}
+assert d["guest_vcpus"] == 4 and "threads_skipped" not in d and d["nvdimm_memory"] == "ram"
+assert d["kernels"]["base"]["cpus_online"] == {"base": None, "base-cpus": "0-1"}, d["kernels"]["base"]'
 	[ -f "$T/r.svg" ] && [ -f "$T/r.txt" ]
+	# One base bar in the chart: base-cpus initializes the memmap as base.
+	run -1 grep -F 'base, all CPUs' "$T/r.svg"
+}
+
+@test "bench.sh: --nvdimm-memory file keeps the NVDIMM in a file and checks the disk (fake vm.sh)" {
+	fake_bench
+	run -0 --separate-stderr bench --devices fsdax-dev,devprivate --nvdimm-memory file \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/f.json" --no-threads
+	[ "$(grep -c -- '--nvdimm-memory file ' "$T/vm.log")" -eq 3 ]
+	[[ "$stderr" == *"NVDIMM contents in a file in $MZ_CACHE/vm-bench"* ]]
+	pyjson "$T/f.json" 'assert d["nvdimm_memory"] == "file"'
+	[[ "$output" == *"NVDIMM contents in a file on the host"* ]]
 }
 
 @test "bench.sh: kernels configured differently beyond the series are refused before any boot" {
@@ -655,7 +687,7 @@ EOF
 	[[ "$stderr" == *"--run missing for template+streaming-threads (the threaded runs come in pairs)"* ]]
 	run -2 --separate-stderr report --run "threads=$FIX/template-threads.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
-	[[ "$stderr" == *"RUN one of base, template, template-threads, template+streaming, template+streaming-threads"* ]]
+	[[ "$stderr" == *"RUN one of base, base-cpus, template, template-threads, template+streaming, template+streaming-threads"* ]]
 	# A threaded run whose lines do not say how many threads ran.
 	sed 's/ threads=2$//' "$FIX/template-threads.out" >"$T/t.out"
 	run -1 --separate-stderr report --run "template-threads=$T/t.out" \
@@ -679,17 +711,18 @@ EOF
 
 # --- guest/tests/bench without a VM -----------------------------------------
 
-@test "guest/tests/bench: THREADS is 1 or auto, 1 on base; checked before it touches anything" {
+@test "guest/tests/bench: THREADS is 1 or auto; checked before it touches anything" {
 	# It must stop at the checks: past them it would set kernel knobs.
 	[ ! -d /mz/tests ] || skip "/mz/tests exists: this host looks like a bench guest"
 	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template 2
 	[ "$output" = "BENCH-ERROR THREADS '2' is not 1 or auto" ]
-	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 base auto
-	[ "$output" = "BENCH-ERROR EXPECT=base with THREADS=auto: the base kernel initialises the memmap on one thread, give THREADS=1" ]
+	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 base 0
+	[ "$output" = "BENCH-ERROR THREADS '0' is not 1 or auto" ]
 	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template auto extra
 	[ "$output" = "BENCH-ERROR usage: bench DEVICES REBINDS SIZE_MB EXPECT [THREADS] (got 6 arguments)" ]
-	# Good arguments (without THREADS: 1) pass, and on a host it stops.
-	for a in "template auto" "base 1" "template+streaming 1" "template"; do
+	# Good arguments (without THREADS: 1) pass, and on a host it stops:
+	# base with every CPU online (auto) too, for the threaded boots' base.
+	for a in "template auto" "base 1" "base auto" "template+streaming 1" "template"; do
 		# shellcheck disable=SC2086 # EXPECT [THREADS]
 		run -1 "$ROOT/guest/tests/bench" fsdax-dev+devprivate 3 256 $a
 		[[ "$output" == "BENCH-ERROR no /mz/tests: this test runs in a guest"* ]]
@@ -837,6 +870,44 @@ assert p["nd_pmem_probe/nd_pfn_validate"]["nvdimm"] is True and p["nd_pmem_probe
 assert p["nd_pmem_probe/devm_memremap_pages/memmap_init_zone_device"]["share"] == round(36 / 110, 4)'
 	long=$(awk 'length > 72' <<<"$output")
 	[ -z "$long" ]
+}
+
+@test "bench-report.py: with base-cpus, one breakdown table per set of online vCPUs" {
+	for r in base base-cpus template template-threads streaming streaming-threads; do
+		with_phases "$FIX/$r.out" >"$T/$r.out"
+	done
+	run -0 --separate-stderr "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+		--run "template+streaming=$T/streaming.out" --run "template-threads=$T/template-threads.out" \
+		--run "template+streaming-threads=$T/streaming-threads.out" --run "base-cpus=$T/base-cpus.out" \
+		--devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
+	# One vCPU online: base and template, as before.
+	grep -E '^fsdax-dev, 4 GiB, one vCPU online +base +template$' <<<"$output"
+	grep -E '^  enable \(whole bind\) +110\.00 100% +90\.00 100%$' <<<"$output"
+	# Every vCPU online: base-cpus (enable median 140, probe 38) and the
+	# template on 2 threads.
+	grep -E '^fsdax-dev, 4 GiB, every vCPU online +base +2 threads$' <<<"$output"
+	grep -E '^  enable \(whole bind\) +140\.00 100% +68\.00 100%$' <<<"$output"
+	grep -E '^   outside traced functions +102\.00  73% +60\.00  88%$' <<<"$output"
+	[ "$(grep -c '^fsdax-dev, 4 GiB, ' <<<"$output")" -eq 2 ]
+	# What no faster memmap init removes: 68 - 6 ms of memmap init = 62
+	# ms, 140 / 62 = 2.26x at most; one vCPU: 90 - 11 = 79, 110 / 79.
+	[[ "$output" == *"Bound, 2 threads: the enable less its memmap init is 62.00 ms, so no"*"more than 2.26x as fast as base's"*"140.00 ms."* ]]
+	[[ "$output" == *"Bound, template: the enable less its memmap init is 79.00 ms"*"more than 1.39x as fast as base's"*"110.00 ms."* ]]
+	pyjson "$T/r.json" 'b = {x["run"]: x for x in d["breakdown"]}
+assert b["base-cpus"]["enable_median_ns"] == 140000000 and b["base-cpus"]["threads"] == 1'
+	long=$(awk 'length > 72' <<<"$output")
+	[ -z "$long" ]
+	# base-cpus without the threaded runs is refused.
+	run -2 --separate-stderr "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+		--run "template+streaming=$T/streaming.out" --run "base-cpus=$T/base-cpus.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"--run base-cpus: the base with every vCPU online goes with the threaded runs"* ]]
+	# A base-cpus run whose lines name another backend is refused.
+	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+		--run "template+streaming=$T/streaming.out" --run "template-threads=$T/template-threads.out" \
+		--run "template+streaming-threads=$T/streaming-threads.out" --run "base-cpus=$T/template.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run base-cpus: WRONG BACKEND"*"must measure 'base'"* ]]
 }
 
 @test "bench-report.py: a malformed or stray phase line is an error" {
