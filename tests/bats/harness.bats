@@ -317,10 +317,17 @@ a b" ]
 	[[ "$stderr" == *"no-kvm missing or not read-writable"* ]]
 }
 
-@test "kvm-probe.sh: a cached answer is used without booting" {
-	mkdir -p "$T/build/arch/x86/boot" "$MZ_CACHE/accel-probe"
+# fake_kernel: T/build with a bzImage and an empty T/initrd, all that
+# vm.sh --dry-run and kvm-probe.sh's cache look at.
+fake_kernel() {
+	mkdir -p "$T/build/arch/x86/boot"
 	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
 	: >"$T/initrd"
+}
+
+@test "kvm-probe.sh: a cached answer is used without booting" {
+	fake_kernel
+	mkdir -p "$MZ_CACHE/accel-probe"
 	sum=$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)
 	echo kvm >"$MZ_CACHE/accel-probe/$sum"
 	# /dev/null stands in for a usable KVM device.
@@ -330,9 +337,7 @@ a b" ]
 }
 
 @test "vm.sh --numa: three nodes, a memory-only one, NVDIMMs on node 1, a socket per CPU" {
-	mkdir -p "$T/build/arch/x86/boot"
-	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
-	: >"$T/initrd"
+	fake_kernel
 	export MZ_VM_DIR=$T/vm
 	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --numa --smp 4 --mem 2G \
 		--nvdimm-size 1G --label-nvdimm 1G "$T/build" "$T/initrd" true
@@ -354,11 +359,8 @@ a b" ]
 }
 
 @test "vm.sh --nvdimm-memory ram: the NVDIMMs in QEMU's memory, no file; bad uses refused" {
-	mkdir -p "$T/build/arch/x86/boot"
-	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
-	: >"$T/initrd"
-	export MZ_VM_DIR=$T/vm
-	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 1G \
+	fake_kernel
+	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 1G \
 		--nvdimm-memory ram --label-size 128K --label-nvdimm 1G "$T/build" "$T/initrd" true
 	for a in " -object memory-backend-ram,id=mem0,size=1048704K " \
 		" -object memory-backend-ram,id=mem1,size=1048704K " \
@@ -370,9 +372,9 @@ a b" ]
 	# Nothing on disk, not even the lock of the backing files' directory.
 	[ ! -e "$T/vm" ]
 	# The default is a file per NVDIMM.
-	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size 1G "$T/build" "$T/initrd" true
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *" -object memory-backend-file,id=mem0,share=on,mem-path=$T/vm/nvdimm0.img,size=1048576K "* ]]
-	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimm-memory file --nvdimm-size 1G "$T/build" "$T/initrd" true
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimm-memory file --nvdimm-size 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *"memory-backend-file,id=mem0,"* ]]
 	# A file's options do not go with memory; a bad word is refused.
 	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory ram --keep-nvdimm "$T/build" "$T/initrd" true
@@ -385,9 +387,7 @@ a b" ]
 }
 
 @test "vm.sh --nvme-cmb, --soft-reserved, --device-reserved: the devices and the carved RAM" {
-	mkdir -p "$T/build/arch/x86/boot"
-	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
-	: >"$T/initrd"
+	fake_kernel
 	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvme-cmb 1024 \
 		--soft-reserved 512M --device-reserved 512M "$T/build" "$T/initrd" true
 	# --mem stays the guest's RAM: 2 GiB, plus the carved 1 GiB above 4 GiB.
@@ -419,9 +419,8 @@ a b" ]
 }
 
 @test "vm.sh: without --accel, MZ_ACCEL settles it once (auto: the probe's answer)" {
-	mkdir -p "$T/build/arch/x86/boot" "$MZ_CACHE/accel-probe"
-	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
-	: >"$T/initrd"
+	fake_kernel
+	mkdir -p "$MZ_CACHE/accel-probe"
 	sum=$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)
 	echo kvm >"$MZ_CACHE/accel-probe/$sum"
 	# /dev/null stands in for a usable KVM device.
