@@ -8,7 +8,8 @@
 #
 #   bench-report.py --run base=OUT --run template=OUT
 #                   --run template+streaming=OUT [--run template-threads=OUT
-#                   --run template+streaming-threads=OUT] [--run RUN=OUT]...
+#                   --run template+streaming-threads=OUT [--run base-cpus=OUT]]
+#                   [--run RUN=OUT]...
 #                   --devices LIST --rebinds N
 #                   [--accel kvm|tcg] [--fact KEY=VALUE]... [--kernel NAME=DIR]...
 #                   [--probe PROBE.json | --no-probe] [--json FILE] [--svg FILE]
@@ -21,7 +22,11 @@
 # thread, and optionally (both or neither) template-threads and
 # template+streaming-threads, the same backends with the threads the kernel
 # picks (guest/tests/bench THREADS=auto), shown as "template, N threads"
-# and "template+streaming, N threads" with N the threads the binds ran on.
+# and "template+streaming, N threads" with N the threads the binds ran on;
+# with them, optionally, base-cpus: the base kernel with every vCPU online
+# as in the threaded boots (THREADS=auto; it still initializes on one
+# thread), shown as "base, all CPUs", the base of the threaded runs' whole
+# bind and of the breakdown's every-vCPU table.
 # Read are the lines
 #   BENCH device=D bind=K memmap_init_ns=T enable_ns=E backend=B events=C
 #         nr_pages=P tp_ns=X [threads=N]
@@ -72,7 +77,11 @@
 # touch the emulated NVDIMM's memory through the pmem driver (the info
 # block, the partition scan) are marked: under TCG their cost is QEMU's
 # memory emulation.  A run without BENCH-PHASE lines (an older guest test)
-# has no breakdown.
+# has no breakdown.  With base-cpus, each device gets two tables, one of
+# the runs with one vCPU online (base, template), one of those with every
+# vCPU online (base-cpus, template-threads), and under each a bound: the
+# enable less its memmap_init_zone_device() time, so the largest ratio to
+# base's enable that any faster memmap init could reach.
 #
 # --fact KEY=VALUE adds host facts to the JSON (cpu_model, series_commit,
 # guest_vcpus, ...); known numeric ones are stored as numbers.  --kernel
