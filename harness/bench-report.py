@@ -123,14 +123,15 @@ COMPARISONS = [("template", "base"), ("template+streaming", "base"),
 THREAD_COMPARISONS = [("template-threads", "template"),
                       ("template+streaming-threads", "template+streaming"),
                       ("template-threads", "base"), ("template+streaming-threads", "base")]
-COLORS = {"base": "#7f7f7f", BASE_CPUS: "#c7c7c7", "template": "#1f77b4", "template+streaming": "#ff7f0e",
+COLORS = {"base": "#7f7f7f", BASE_CPUS: "#c7c7c7", "template": "#1f77b4",
+          "template+streaming": "#ff7f0e",
           "template-threads": "#9ecae1", "template+streaming-threads": "#fdd0a2",
           "floor": "#2ca02c"}
 # What held the emulated NVDIMM's contents (bench.sh --nvdimm-memory).
 NVDIMM_MEMORY = {
     "ram": "NVDIMM contents in QEMU's anonymous memory, as guest RAM",
-    "file": "NVDIMM contents in a file on the host (map=dev binds pay the "
-            "host's page faults after its writeback)",
+    "file": "NVDIMM contents in a file on the host (map=dev binds pay for "
+            "the host's file)",
 }
 NUMERIC_FACTS = {"wall_s", "nproc", "other_qemu_max", "other_busy_pct_max", "guest_ram_bytes",
                  "guest_vcpus", "hz"}
@@ -608,6 +609,8 @@ def table(doc):
         out += wrap(f"Threaded boots skipped ({doc['threads_skipped']}): one thread only.")
     labels = run_labels({r["backend"] for r in results})
     threaded = [b for b in labels if b in THREADED]
+    # Older results have no base with every vCPU online.
+    have_cpus = BASE_CPUS in labels
     out.append("")
     out += wrap("memmap init time in ms: median [min-max] of the rebinds, the first bind, "
                 "and the median as a multiple of base and of the floor.")
@@ -676,8 +679,7 @@ def table(doc):
                     "most common count over the binds; the other rows, base included, ran "
                     "with every vCPU but the first offline, which holds the init to one "
                     "thread" + (", but \"base, all CPUs\", the base kernel with every vCPU "
-                                "online as in the threaded boots" if any(
-                                    r["backend"] == BASE_CPUS for r in results) else "") +
+                                "online as in the threaded boots" if have_cpus else "") +
                     ". The floor is one CPU's: it bounds the single-threaded rows, a "
                     "threaded row may go under it.")
     if any_slow_floor:
@@ -711,8 +713,7 @@ def table(doc):
     # rows), the runs' columns (header, width) and their cell.
     whole = [("template", 14), ("+streaming", 14)]
     # The threaded runs' whole bind against the base kernel with the same
-    # vCPUs online, when the run has it (older results do not).
-    have_cpus = any(r["backend"] == BASE_CPUS for r in results)
+    # vCPUs online, when the run has it.
     nbase = BASE_CPUS if have_cpus else "base"
     blocks = [
         ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
@@ -801,10 +802,6 @@ def breakdown_table(doc, devices, sizes):
                 "TCG). Phases under 0.5% of the enable in every run are folded into "
                 "\"rest\". The first bind, the host's first touch of the NVDIMM's "
                 "memory, is left out; the streaming runs and every phase are in the JSON.")
-    def cell(ns, enable):
-        pct = f"{100.0 * ns / enable:3.0f}%" if enable else "  n/a"
-        return f"{ns / 1e6:8.2f} {pct:>4}"
-
     for size in sizes:
         for d in devices:
             entries = {e["run"]: e for e in bd
@@ -815,12 +812,16 @@ def breakdown_table(doc, devices, sizes):
                 groups = [(None, [r for r in BREAKDOWN_RUNS if r in entries])]
             for title, runs in groups:
                 if runs:
-                    out += breakdown_lines(d, size, title, runs, entries, cell)
+                    out += breakdown_lines(d, size, title, runs, entries)
     return out
 
 
-def breakdown_lines(d, size, title, runs, entries, cell):
+def breakdown_lines(d, size, title, runs, entries):
     """One device's breakdown table for runs (see breakdown_table)."""
+    def cell(ns, enable):
+        pct = f"{100.0 * ns / enable:3.0f}%" if enable else "  n/a"
+        return f"{ns / 1e6:8.2f} {pct:>4}"
+
     out = []
     width = (WIDTH - 2) - 14 * len(runs)
     out.append("")

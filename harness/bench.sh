@@ -66,12 +66,11 @@
 #                   what holds the emulated NVDIMM's contents (vm.sh's
 #                   option; default ram): QEMU's anonymous memory, like
 #                   the guest's RAM, or a sparse file in $MZ_VM_DIR.  With
-#                   a file on a disk filesystem the host writes the
-#                   guest's stores back every few seconds and
-#                   write-protects the pages it wrote, so a map=dev bind
-#                   seconds after the last one takes a host page fault
-#                   for each 4 KiB of its memmap, which no pmem has: file
-#                   measures that emulation cost, ram leaves it out
+#                   the file on the host's ext4 disk, map=dev binds ran
+#                   slower for base and the series alike (8 GiB: base 98
+#                   against 77 ms, template 28 against 20 ms; map=mem the
+#                   same), a cost of the host's file that no pmem has:
+#                   file measures it, ram leaves it out
 #   --base-build DIR, --patched-build DIR
 #                   use these built kernels (build-kernel.sh output
 #                   directories) instead of building base and stream-off
@@ -225,7 +224,11 @@ fi
 per_size=$((threads ? 6 : 3))
 
 case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
-case "$nvmem" in ram|file) ;; *) bad "--nvdimm-memory '$nvmem': not ram or file" ;; esac
+case "$nvmem" in
+ram) nvwhere="in QEMU's memory" ;;
+file) nvwhere="in a file in ${MZ_VM_DIR:-$MZ_CACHE/vm-bench}" ;;
+*) bad "--nvdimm-memory '$nvmem': not ram or file" ;;
+esac
 
 [ -n "$results" ] || bad "--results: empty file name"
 case "$results" in */) bad "--results '$results': a directory, not a file" ;; esac
@@ -274,7 +277,7 @@ else
 fi
 ram_mib=$((mem_mib + (pmem ? meta_mib : 0) + 512))
 [ "$ram_mib" -le "$avail_mib" ] ||
-	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $((pmem ? meta_mib : 0)) MiB of NVDIMM metadata ($([ "$nvmem" = ram ] && echo "in QEMU's memory" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
+	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $((pmem ? meta_mib : 0)) MiB of NVDIMM metadata ($([ "$nvmem" = ram ] && echo "$nvwhere" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
 if [ "$probe" = 1 ]; then
 	# store-probe.sh --size 2G refuses more than 75% of MemAvailable.
 	[ "$avail_mib" -ge 2731 ] ||
@@ -308,7 +311,7 @@ done
 
 start=$(date +%s)
 devlist=$(IFS=,; echo "${devices[*]}")
-info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); NVDIMM contents in $([ "$nvmem" = ram ] && echo "QEMU's memory" || echo "a file in $vmdir"); accel $accel; $per_size boots per size"
+info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); NVDIMM contents $nvwhere; accel $accel; $per_size boots per size"
 [ -z "$threads_skipped" ] || info "threaded boots skipped ($threads_skipped): the table has the single-threaded rows only"
 
 # Noise: other work on the host, sampled whenever none of ours runs.

@@ -50,12 +50,12 @@
 #                         files in $MZ_VM_DIR (file, the default) or QEMU's
 #                         anonymous memory, as guest RAM is (ram: nothing
 #                         on disk, contents lost at power-off; not with
-#                         --keep-nvdimm or --nvdimm-align).  A file on a
-#                         disk filesystem is written back by the host
-#                         every few seconds, which write-protects its
-#                         pages: the guest's next store to each 4 KiB page
-#                         of it then takes a host page fault.  bench.sh
-#                         times stores into NVDIMM memory and uses ram.
+#                         --keep-nvdimm or --nvdimm-align).  Guest stores
+#                         into a file on the host's ext4 disk measured
+#                         slower than into a tmpfs file or QEMU's memory
+#                         (README, "Results so far"), with as many host
+#                         page faults: bench.sh, which times such stores,
+#                         uses ram.
 #   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
 #                         for label-backed namespaces (ndctl init-labels,
 #                         create/destroy-namespace); its backing file holds
@@ -365,20 +365,16 @@ if [ "$ndimms" -gt 0 ]; then
 	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm,
 	# or with --nvdimm-memory ram by KIB KiB of QEMU's memory.
 	add_nvdimm() {
-		local img
-		if [ "$nvmem" = ram ]; then
-			qemu+=(-object "memory-backend-ram,id=mem$1,size=${2}K"
-				-device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
-			return
+		local img=${vmdir:-}/nvdimm$1.img backend="memory-backend-ram,id=mem$1,size=${2}K"
+		if [ "$nvmem" = file ]; then
+			if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
+				[ "$(stat -c %s "$img")" -ne $(($2 * 1024)) ]; then
+				rm -f "$img"
+				truncate -s "${2}K" "$img"
+			fi
+			backend="memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K${4:+,$4}"
 		fi
-		img=$vmdir/nvdimm$1.img
-		if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
-			[ "$(stat -c %s "$img")" -ne $(($2 * 1024)) ]; then
-			rm -f "$img"
-			truncate -s "${2}K" "$img"
-		fi
-		qemu+=(-object "memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K${4:+,$4}"
-			-device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
+		qemu+=(-object "$backend" -device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
 	}
 	devopts=${nvnode#,} beopts=
 	if [ -n "$nvlabel" ]; then devopts="label-size=${nvlabel}${nvnode}"; fi
