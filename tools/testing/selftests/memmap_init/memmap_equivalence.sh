@@ -261,8 +261,9 @@ variant() {
 		digests "$out" "$@"
 		rc=$?
 		[ "$rc" -eq 4 ] || break
-		[ "$try" -lt "$MI_THREAD_TRIES" ] &&
-			ktap_print_msg "$desc: binding again (try $((try + 1)) of $MI_THREAD_TRIES)"
+		[ "$try" -lt "$MI_THREAD_TRIES" ] || break
+		ktap_print_msg "$desc: binding again (try $((try + 1)) of $MI_THREAD_TRIES)"
+		mi_thread_backoff "$try"
 	done
 	if [ "$rc" -eq 4 ]; then
 		mi_result "$desc" 1 \
