@@ -1357,9 +1357,9 @@ MI_THREAD_TRIES=12
 
 # mi_thread_backoff TRY: before the bind after try TRY ran on one thread,
 # wait TRY seconds, so that a cause that lasts a few seconds (a busy
-# host) does not fail every try.
+# host) does not fail every try; after the last try, return at once.
 mi_thread_backoff() {
-	sleep "$1"
+	[ "$1" -ge "$MI_THREAD_TRIES" ] || sleep "$1"
 }
 
 # mi_threads_expected NR_PAGES START_PFN COMPOUND ALTMAP NODE LIMIT: "LO HI

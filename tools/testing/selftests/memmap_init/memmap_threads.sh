@@ -224,7 +224,7 @@ same_as_one() {
 		[ "$n" -lt 2 ] || break
 		ktap_print_msg "ran on $n thread(s), $p possible: binding again"
 		"$unbind"
-		[ "$try" -eq "$MI_THREAD_TRIES" ] || mi_thread_backoff "$try"
+		mi_thread_backoff "$try"
 	done
 	if [ "$n" -lt 2 ]; then
 		mi_result "$desc" 1 "$MI_THREAD_TRIES binds that could run on $p threads ran on one"
@@ -281,7 +281,7 @@ else
 		if [ "$p" -lt 2 ] || [ "$n" -ge 2 ]; then ok=0; break; fi
 		ktap_print_msg "ran on $n thread(s), up to $p possible: binding again"
 		mi_ns_disable
-		[ "$try" -eq "$MI_THREAD_TRIES" ] || mi_thread_backoff "$try"
+		mi_thread_backoff "$try"
 	done
 	if [ "$ok" = 0 ] && [ "$p" -lt 2 ]; then
 		mi_skip "$NS_MANY" "the range can only run on one thread here: $why"
