@@ -11,7 +11,7 @@ SHELL := /bin/bash
 H := harness
 # The cache directory, as the scripts see it (harness/lib.sh's defaults).
 CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
-VARIANT ?= stream-off
+VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
 	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base
@@ -47,7 +47,7 @@ matrix: deps
 
 #: the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
 check-debug: deps
-	$(H)/matrix.sh --variants debug-vm:none+altmap+on,debug:none+on --full --timeout 2400 \
+	$(H)/matrix.sh --variants debug-vm:none+off+on,debug:none+on --full --timeout 2400 \
 		--summary $(CACHE)/results/check-debug-summary.json \
 		--logs $(CACHE)/logs/matrix-debug $(MATRIX_ARGS)
 
@@ -137,7 +137,7 @@ probe:
 
 #@
 #@ Variables (make TARGET VAR=value):
-#= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-off)
+#= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-y)
 #= BENCH_ARGS     bench: harness/bench.sh options, e.g. '--rebinds 30' (see its --help)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
@@ -168,7 +168,7 @@ probe:
 #= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
 #= CCACHE_DIR     ccache's directory (default $MZ_CACHE/ccache)
 #= MZ_PATCHES     the series the checks and send-prep read (default patches/)
-#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v8')
+#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v10')
 #= MZ_KSRC        kernel tree for the selftests and ktap_helpers.sh (default: the build's)
 #= MZ_VM_DIR      NVDIMM backing files (default $MZ_CACHE/vm, $MZ_CACHE/vm-bench)
 #= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)

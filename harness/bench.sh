@@ -8,7 +8,7 @@
 #
 # Six boots per size, same devices (harness/vm.sh, guest/tests/bench):
 #   base                        unpatched 7.3.4 (build-kernel.sh --base guest)
-#   template                    patched (build-kernel.sh stream-off),
+#   template                    patched (build-kernel.sh stream-y),
 #                               memmap_streaming=off, one thread
 #   template+streaming          the same kernel, memmap_streaming=on, one thread
 #   base-cpus                   base again, with every vCPU online as in the
@@ -73,7 +73,7 @@
 #                   file measures it, ram leaves it out
 #   --base-build DIR, --patched-build DIR
 #                   use these built kernels (build-kernel.sh output
-#                   directories) instead of building base and stream-off
+#                   directories) instead of building base and stream-y
 #   --timeout S     per boot (default: from the sizes, devices and rebinds)
 #   --assume-mem-avail MIB, --assume-disk-free MIB
 #                   check the host against these figures instead of its
@@ -357,7 +357,7 @@ build() {
 	(cd "$dir" && pwd)
 }
 base_build=$(build base "$base_dir" --base guest)
-patched_build=$(build patched "$patched_dir" stream-off)
+patched_build=$(build patched "$patched_dir" stream-y)
 ! grep -q '^CONFIG_MEMMAP_STREAMING' "$base_build/.config" ||
 	die "base kernel $base_build has CONFIG_MEMMAP_STREAMING: it is a patched kernel"
 grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
@@ -368,7 +368,7 @@ if ! cdiff=$("$MZ_ROOT/harness/config-diff.sh" "$base_build/.config" "$patched_b
 	printf '  %s\n' "${cdiff//$'\n'/$'\n'  }" >&2
 	die "the base and patched kernels are configured differently beyond the series' own options (above):" \
 		"their timings would not compare the series; build both from the same fragments" \
-		"(build-kernel.sh --base guest and build-kernel.sh stream-off)"
+		"(build-kernel.sh --base guest and build-kernel.sh stream-y)"
 fi
 for b in "$base_build" "$patched_build"; do
 	{ grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$b/.config" && grep -qx 'CONFIG_DYNAMIC_FTRACE=y' "$b/.config"; } ||

@@ -10,7 +10,7 @@
 # (matrix-skips.txt); this is where it runs.
 #
 # Builds the base guest kernel (build-kernel.sh --base guest, as make
-# bench does: ~6-10 min cold) and the stream-off variant's selftests
+# bench does: ~6-10 min cold) and the stream-y variant's selftests
 # (the scripts are the series'; the base kernel loads none of their
 # modules), boots the base kernel with two NVDIMMs (one labelled) and
 # fails unless every test passed or skipped and "--memmap-streaming on a
@@ -23,8 +23,8 @@ set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: ${0##*/}   (no arguments; see the header)" >&2; exit 2; }
 H=$MZ_ROOT/harness
 base=$("$H/build-kernel.sh" --base guest) || die "building the base kernel failed"
-series=$("$H/build-kernel.sh" stream-off) || die "building variant stream-off failed"
-st=$MZ_CACHE/selftests/stream-off
+series=$("$H/build-kernel.sh" stream-y) || die "building variant stream-y failed"
+st=$MZ_CACHE/selftests/stream-y
 "$H/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"
 ndctl=$("$H/build-ndctl.sh") || die "building ndctl with patches/ndctl/ failed"
 initrd=$MZ_CACHE/initramfs/check-ndctl-base.cpio.gz

@@ -6,21 +6,21 @@
 #   check-series.sh [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]
 #                   (default: all)
 #
-#   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-off build
+#   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-y build
 #                (build-kernel.sh's output; check.sh passes the one it
-#                built), instead of running build-kernel.sh stream-off
+#                built), instead of running build-kernel.sh stream-y
 #
 #   checkpatch  scripts/checkpatch.pl --strict on every patch: no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
 #               also on the ndctl series in patches/ndctl/ (--no-tree)
-#   bisect      every patch builds on its own with the stream-off config
+#   bisect      every patch builds on its own with the stream-y config
 #               (incremental builds in one O= directory, one per commit)
 #   sparse      make C=2 on the C files the series touches, base vs series:
 #               no new sparse warnings
 #   arm64       the objects the series touches compile for arm64 (Debian's
 #               cross gcc) through the generic memcpy_nontemporal() fallback
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
-#   codegen     in mm/mm_init.o of the stream-off build, the template
+#   codegen     in mm/mm_init.o of the stream-y build, the template
 #               fill loops (zone_device_page_fill(), plain and MOVNTI)
 #               are the stores of the template's words from registers and
 #               the loop's jump, nothing else (harness/codegen-loops.py),
@@ -41,7 +41,7 @@ if [ "${1:-}" = --build ]; then
 	[ $# -ge 2 ] || usage
 	prebuilt=$2
 	shift 2
-	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh stream-off output directory)"
+	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh stream-y output directory)"
 fi
 what=${1:-all}
 case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *) usage ;; esac
@@ -101,7 +101,7 @@ bisect() {
 	: >"$MZ_LOGS/check-bisect.log"
 	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
 		kernel/configs/tiny.config arch/x86/configs/tiny.config \
-		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/stream-off.config"
+		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/stream-y.config"
 	for c in $(g rev-list --reverse "$MZ_BASE_TAG"..series); do
 		n=$((n + 1))
 		subj=$(g log -1 --format=%s "$c")
@@ -130,7 +130,7 @@ sparse_check() {
 	done
 	run() {
 		git -C "$wt" checkout -q --detach "$1"
-		[ -f "$out/.config" ] || cp "$MZ_CACHE/build/series-stream-off/.config" "$out/.config"
+		[ -f "$out/.config" ] || cp "$MZ_CACHE/build/series-stream-y/.config" "$out/.config"
 		: >"$MZ_LOGS/check-sparse-$2.log"
 		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
 			olddefconfig prepare || die "make prepare failed at $1; see $MZ_LOGS/check-sparse-$2.log"
@@ -194,7 +194,7 @@ nozd() {
 # on it; GCC turns a memcpy() of a struct page into "rep movs" at -Os).
 codegen() {
 	local b obj f body fences bad=0
-	b=${prebuilt:-$("$MZ_ROOT/harness/build-kernel.sh" stream-off)}
+	b=${prebuilt:-$("$MZ_ROOT/harness/build-kernel.sh" stream-y)}
 	obj=$b/mm/mm_init.o
 	[ -f "$obj" ] || die "$obj missing"
 	# The fill loops: per page the stores of the template's words from

@@ -14,7 +14,7 @@
 #   checkpatch  checkpatch.pl --strict is silent on every patch (but for
 #               the Originally-by: tag, see mz_checkpatch in lib.sh), the
 #               ndctl series' included
-#   kernel      the series builds (variant stream-off)
+#   kernel      the series builds (variant stream-y)
 #   ndctl       the companion ndctl series applies to ndctl 81 (fetched
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it
@@ -82,7 +82,7 @@ step mirror "$H/check-mirror.sh"
 step checkpatch "$H/check-series.sh" checkpatch
 
 build=
-kernel() { build=$("$H/build-kernel.sh" stream-off); }
+kernel() { build=$("$H/build-kernel.sh" stream-y); }
 step kernel kernel
 ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build-ndctl.sh"); }

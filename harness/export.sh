@@ -54,6 +54,10 @@ if [ "$n" -gt 0 ]; then
 		die "git format-patch failed in $MZ_TREE"
 fi
 
+# No identity of the tree's in what is committed (mz_strip_identity).
+for f in "$tmp"/*.patch; do
+	if [ -e "$f" ]; then mz_strip_identity "$f"; fi
+done
 rm -f "$MZ_ROOT"/patches/*.patch "$MZ_ROOT/patches/series"
 mkdir -p "$MZ_ROOT/patches"
 {

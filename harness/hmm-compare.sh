@@ -8,7 +8,7 @@
 #   hmm-compare.sh [--variant VARIANT] [--timeout S] [--logs DIR] [--summary FILE]
 #   hmm-compare.sh --compare DIR [--summary FILE]
 #
-# Builds base 7.3.4 and the series (variant stream-off unless --variant;
+# Builds base 7.3.4 and the series (variant stream-y unless --variant;
 # build-kernel.sh, one build at a time), the series' hmm-tests
 # (build-selftests.sh: the same binary on both kernels), then boots each
 # kernel in the matrix's guest (2 vCPUs, vm.sh with lib.sh's
@@ -35,7 +35,7 @@ usage() {
 	exit 2
 }
 compare_only=0
-variant=stream-off
+variant=stream-y
 timeout=900
 logs=$MZ_LOGS/hmm-compare
 summary=$MZ_CACHE/results/hmm-compare.json

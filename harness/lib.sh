@@ -52,7 +52,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
 # The series the checks read (export.sh always writes patches/).
 MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
 # The subject prefix export.sh gives the series.
-MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v9}
+MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v10}
 # Where the matrix and the benchmark write their JSON.
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
@@ -90,6 +90,12 @@ MZ_NDCTL_VERSION=81
 MZ_NDCTL_SUITE=trixie
 MZ_NDCTL_SHA256=${MZ_NDCTL_SHA256:-e40784687ac2d0c176748c9ffb8bde541a12301b6fedb607a9a70c8fd1f94929}
 MZ_NDCTL_TAG=ndctl-v$MZ_NDCTL_VERSION-base
+
+# Who the commits of the git trees (tree.sh, ndctl-tree.sh) are by: a
+# build artefact's name, never a person's.  The patches in patches/ carry
+# no From: or Signed-off-by: at all (export.sh and ndctl-tree.sh strip this
+# identity); the sender's own is added at send time (send-prep.sh).
+MZ_TREE_NAME="memmap tree" MZ_TREE_EMAIL="tree@localhost"
 
 mz_ts() { date +%H:%M:%S; }
 
@@ -265,14 +271,21 @@ series_stamp() {
 # Documentation/process/maintainer-tip.rst documents but checkpatch's list
 # of signatures lacks; every other report is printed.  spdxcheck.py needs
 # Debian's python3 (python3-ply, python3-git).
+#
+# A patch of patches/ has no From: or Signed-off-by: (mz_patch_identity);
+# it is checked as send-prep.sh will send it, signed off by a stand-in
+# sender.
 mz_checkpatch() {
-	local tree=$1 patch=$2
+	local tree=$1 patch=$2 signed
 	shift 2
-	{ (cd "$tree" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$@" "$patch" 2>&1) || true; } |
+	signed=$(mktemp)
+	mz_patch_identity "$patch" "Patch Sender" "sender@localhost" signoff >"$signed"
+	{ (cd "$tree" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$@" "$signed" 2>&1) || true; } |
 		awk 'BEGIN { RS = ""; ORS = "\n\n" }
 		     /^WARNING: Non-standard signature: Originally-by:\n[^\n]*\nOriginally-by: [^\n]*$/ { next }
 		     /^total: [0-9]+ errors, [0-9]+ warnings, / { next }
 		     { print }'
+	rm -f "$signed"
 }
 
 # mz_host_mirror: the first Debian mirror URI of the host's apt sources
@@ -316,6 +329,55 @@ mz_private_apt() {
 		die "apt-get update for $suite failed (see $dir/update.log); check network access to the host's Debian mirror"
 }
 
+# mz_placeholder_email EMAIL: true when EMAIL is no one's address: the
+# reserved example domains and top-level domains of RFC 2606 and RFC 6761
+# (example.org, .example, .test, .invalid, .localhost, localhost).
+mz_placeholder_email() {
+	local domain=${1##*@}
+	domain=${domain,,}
+	domain=${domain%.}
+	case "$domain" in
+	example.com|example.net|example.org|*.example.com|*.example.net|*.example.org) return 0 ;;
+	localhost|*.localhost|example|*.example|test|*.test|invalid|*.invalid) return 0 ;;
+	esac
+	return 1
+}
+
+# mz_patch_identity PATCH NAME EMAIL [signoff]: PATCH on stdout as 'git am'
+# takes it: with a "From: NAME <EMAIL>" header when it has none (the
+# patches in patches/ have none), and with "signoff", a "Signed-off-by:
+# NAME <EMAIL>" closing the commit message's trailers when it has no
+# Signed-off-by: at all.
+mz_patch_identity() {
+	awk -v from="From: $2 <$3>" -v sob="Signed-off-by: $2 <$3>" -v signoff="${4:-}" '
+		NR == 1 { print; next }
+		hdr == 0 && /^From: / { hasfrom = 1 }
+		hdr == 0 && /^$/ { if (!hasfrom) print from; hdr = 1 }
+		hdr == 1 && /^Signed-off-by: / { hassob = 1 }
+		hdr == 1 && $0 == "---" { if (signoff == "signoff" && !hassob) print sob; hdr = 2 }
+		{ print }
+	' "$1"
+}
+
+# mz_strip_identity FILE...: remove what git format-patch wrote of the
+# trees' own identity (MZ_TREE_NAME, MZ_TREE_EMAIL) from FILEs in place:
+# the From: header, any Signed-off-by: of it and the name heading a cover
+# letter's shortlog.  A From: of anybody else (a patch taken from a real
+# author) stays.
+mz_strip_identity() {
+	local f me="$MZ_TREE_NAME <$MZ_TREE_EMAIL>"
+	for f in "$@"; do
+		awk -v me="$me" -v name="$MZ_TREE_NAME" '
+			hdr == 0 && $0 == "From: " me { next }
+			hdr == 0 && /^$/ { hdr = 1 }
+			$0 == "Signed-off-by: " me { next }
+			# The shortlog heading of a cover letter: "memmap tree (3):".
+			index($0, name " (") == 1 && /\([0-9]+\):$/ { next }
+			{ print }
+		' "$f" >"$f.mz-strip" && mv "$f.mz-strip" "$f"
+	done
+}
+
 # mz_apply_series TREE TAG DIR STAMP NAME LABEL EXPORT: make branch
 # "series" of the git tree TREE the base tag TAG plus one commit per patch
 # that DIR/series lists (git am), with DIR/0000-cover-letter.patch's text as
@@ -341,11 +403,16 @@ mz_apply_series() {
 	fi
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] || [ "$MZ_FORCE" = 1 ] ||
 		die "$tree has uncommitted changes; commit and '$export' them, or MZ_FORCE=1 to discard them"
+	# Commits made in the tree are the tree's, like those applied here:
+	# export strips that identity (mz_strip_identity).
+	git -C "$tree" config user.name "$MZ_TREE_NAME"
+	git -C "$tree" config user.email "$MZ_TREE_EMAIL"
 	git -C "$tree" checkout -q -f -B series "$tag"
 	git -C "$tree" reset -q --hard "$tag"
 	mz_series_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
-		git -C "$tree" am -q --committer-date-is-author-date "$dir/$p" ||
+		mz_patch_identity "$dir/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
+			git -C "$tree" am -q --committer-date-is-author-date ||
 			{ git -C "$tree" am --abort || true; die "patch $p does not apply to $tag; fix it in the tree and '$export'"; }
 		n=$((n + 1))
 	done

@@ -11,10 +11,10 @@
 #
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
 #               VARIANT:P1+P2... to run it with those cells only (default
-#               stream-n,stream-off,stream-altmap and
-#               stream-on:none+off+altmap+on+bogus+safe+numa+distro, or without --params
-#               the four with --params' list; make check-debug runs
-#               debug-vm:none+altmap+on and debug:none+on with --full)
+#               stream-n and
+#               stream-y:none+off+altmap+on+bogus+safe+numa+distro, or without --params
+#               the two with --params' list; make check-debug runs
+#               debug-vm:none+off+on and debug:none+on with --full)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
 #               altmap, on, bogus (an invalid word), safe (no parameter,
 #               guest/tests/guard: the target given no device) and numa
@@ -76,13 +76,13 @@
 #
 # Which groups: the boot parameter only sets the policy that namespaces
 # without their own request follow, and each variant's "none" cell already
-# runs that policy (stream-off: off, stream-altmap: altmap, stream-on: on;
-# stream-n has none), so the "none" cell runs every group and the upstream
-# hmm-tests peer suite, with test_hmm's default request only (each
-# variant's policy gives device memory the template, or under stream-on
-# template+streaming: what the on and off requests would give, so the
-# four variants cover both; --full runs all three requests); the off,
-# altmap, on and bogus cells run the groups
+# runs the default policy (stream-y: altmap; stream-n has none), so the
+# "none" cell runs every group and the upstream hmm-tests peer suite:
+# with test_hmm's default request, which gives device memory the
+# template as the off request would, and where the variant has the
+# backend also with the on request (template+streaming); --full runs all
+# three requests everywhere.  The off, altmap, on and bogus cells run the
+# groups
 # whose outcome depends on the parameter: controls (the policy, its source
 # and the boot log) and backend (the backend every memory type gets from
 # it), the latter with MEMMAP_INIT_POLICY_ONLY=1: only the binds whose
@@ -147,9 +147,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ -z "$variants" ] && [ -z "$params" ]; then
-	variants=stream-n,stream-off,stream-altmap,stream-on:${default_params//,/+}+safe+numa+distro
+	variants=stream-n,stream-y:${default_params//,/+}+safe+numa+distro
 fi
-: "${variants:=stream-n,stream-off,stream-altmap,stream-on}" "${params:=$default_params}"
+: "${variants:=stream-n,stream-y}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
 [ -z "$boot_timeout" ] || [[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] ||
@@ -395,7 +395,13 @@ run_cell() {
 	[ "$p" = numa ] || args+=("${MZ_ZONE_DEVICES[@]}")
 	case "$p" in
 	none)
-		if [ "$full" = 1 ]; then targs+=(hmm); else targs+=(MEMMAP_INIT_HMM=default); fi
+		if [ "$full" = 1 ]; then
+			targs+=(hmm)
+		elif [[ "$(variant_traits "$v")" == *" backend"* ]]; then
+			targs+=(MEMMAP_INIT_HMM=default,on)
+		else
+			targs+=(MEMMAP_INIT_HMM=default)
+		fi
 		# hmm-tests on device-coherent memory: upstream test_hmm gives a
 		# coherent device one chunk of small pages, and a case that
 		# migrates a large folio makes it map the same range again,

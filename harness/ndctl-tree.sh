@@ -30,7 +30,7 @@ case "$mode" in apply|export) ;; *) usage ;; esac
 
 need_tool git git
 export GIT_AUTHOR_NAME="memmap base" GIT_AUTHOR_EMAIL="base@localhost"
-export GIT_COMMITTER_NAME="memmap tree" GIT_COMMITTER_EMAIL="tree@localhost"
+export GIT_COMMITTER_NAME="$MZ_TREE_NAME" GIT_COMMITTER_EMAIL="$MZ_TREE_EMAIL"
 export GIT_COMMITTER_DATE="2026-06-01T00:00:00Z"
 pdir=$MZ_ROOT/patches/ndctl
 prefix="ndctl PATCH"
@@ -86,6 +86,10 @@ export_series() {
 			--subject-prefix="$prefix" --zero-commit --no-signature \
 			-o "$tmp" "$MZ_NDCTL_TAG..series" || die "git format-patch failed in $MZ_NDCTL_TREE"
 	fi
+	# No identity of the tree's in what is committed (mz_strip_identity).
+	for f in "$tmp"/*.patch; do
+		if [ -e "$f" ]; then mz_strip_identity "$f"; fi
+	done
 	mkdir -p "$pdir"
 	rm -f "$pdir"/*.patch "$pdir/series"
 	{

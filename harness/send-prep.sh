@@ -5,15 +5,16 @@
 # the list with git send-email (nothing is sent).  --ndctl prepares the
 # companion ndctl series of patches/ndctl/ instead (see the end).
 #
-# patches/ carries the project identity as author and sign-off.  The copy
-# in OUTDIR carries the sender's: git config user.name and user.email.
+# patches/ carries no From: and no Signed-off-by: (export.sh strips the
+# kernel tree's own identity).  The copy in OUTDIR is the sender's: git
+# config user.name and user.email, refused when unset or a placeholder.
 #
 #   1. patches/ is applied with 'git am' on the base tag in a scratch clone
 #      of the kernel tree ($MZ_CACHE/linux-send; the tree's "series"
 #      branch is not touched);
-#   2. every commit the project authored gets the sender as author (the
-#      author date is kept), and the project's Signed-off-by becomes the
-#      sender's; every other trailer stays where it is;
+#   2. every patch without a From: gets the sender as author (the date is
+#      kept) and every commit the sender's Signed-off-by after its other
+#      trailers (which stay as they are);
 #   3. git format-patch writes a numbered, threaded series with the cover
 #      letter of patches/0000-cover-letter.patch (its subject, body and
 #      "[PATCH vN" prefix);
@@ -41,9 +42,6 @@
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-
-# The identity patches/ is exported with (harness/export.sh keeps it).
-MZ_PROJECT_IDENT="Memmap Init Devs <memmap-init@example.org>"
 
 usage() {
 	echo "usage: ${0##*/} [--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
@@ -74,12 +72,12 @@ email=$(git -C "$MZ_ROOT" config --get user.email || true)
 if [ -z "$name" ] || [ -z "$email" ]; then
 	bad "no sender identity: git config user.name and user.email must both be set (the prepared patches carry them as author and Signed-off-by); set them with
   git config --global user.name 'Your Name'
-  git config --global user.email you@example.org"
+  git config --global user.email you@your.domain"
 fi
-case "$email" in *@*) ;; *) bad "git config user.email is '$email', not a mail address; fix it with git config --global user.email you@example.org" ;; esac
+case "$email" in *@*) ;; *) bad "git config user.email is '$email', not a mail address; fix it with git config --global user.email you@your.domain" ;; esac
+mz_placeholder_email "$email" &&
+	bad "git config user.email is '$email', a placeholder (example.org, .example, localhost, ...): the patches are sent with the sender's own From: and Signed-off-by:; set it with git config --global user.email you@your.domain"
 sender="$name <$email>"
-[ "$sender" != "$MZ_PROJECT_IDENT" ] ||
-	bad "git config gives the project identity ($sender); the sign-off must be the sender's own: git config --global user.name 'Your Name'; git config --global user.email you@example.org"
 
 need_tool git git
 need_tool perl perl
@@ -147,22 +145,12 @@ export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 n=0
 for p in "${series[@]}"; do
 	n=$((n + 1))
-	s am -q "$patches/$p" ||
+	mz_patch_identity "$patches/$p" "$name" "$email" | s am -q ||
 		{ s am --abort || true; die "patch $p does not apply on $base; fix $patches (harness/tree.sh, harness/export.sh; for ndctl harness/ndctl-tree.sh)"; }
-	author=$(s log -1 --format='%an <%ae>')
 	s log -1 --format=%B >"$tmp/msg"
-	# The project's sign-off becomes the sender's, in place; a second one
-	# (or a sender sign-off already there) is dropped.
-	awk -v proj="Signed-off-by: $MZ_PROJECT_IDENT" -v me="Signed-off-by: $sender" '
-		$0 == proj || $0 == me { if (!done) print me; done = 1; next }
-		{ print }
-	' "$tmp/msg" >"$tmp/msg.new"
-	grep -qxF "Signed-off-by: $sender" "$tmp/msg.new" ||
-		s interpret-trailers --in-place --trailer "Signed-off-by: $sender" "$tmp/msg.new"
-	# Patches by someone else keep their author.
-	[ "$author" = "$MZ_PROJECT_IDENT" ] && author=$sender
-	s commit -q --amend --no-verify --allow-empty --cleanup=verbatim \
-		--author="$author" -F "$tmp/msg.new"
+	grep -qxF "Signed-off-by: $sender" "$tmp/msg" && continue
+	s interpret-trailers --in-place --trailer "Signed-off-by: $sender" "$tmp/msg"
+	s commit -q --amend --no-verify --allow-empty --cleanup=verbatim -F "$tmp/msg"
 done
 info "applied $n patches as $sender"
 

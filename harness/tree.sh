@@ -30,7 +30,7 @@ need_tool git git
 
 # Deterministic identities: the tree is a build artefact, not a history.
 export GIT_AUTHOR_NAME="memmap base" GIT_AUTHOR_EMAIL="base@localhost"
-export GIT_COMMITTER_NAME="memmap tree" GIT_COMMITTER_EMAIL="tree@localhost"
+export GIT_COMMITTER_NAME="$MZ_TREE_NAME" GIT_COMMITTER_EMAIL="$MZ_TREE_EMAIL"
 export GIT_COMMITTER_DATE="2026-06-01T00:00:00Z"
 g() { git -C "$MZ_TREE" "$@"; }
 

@@ -58,22 +58,34 @@ module_param(spm_addr_dev1, long, 0644);
 MODULE_PARM_DESC(spm_addr_dev1,
 		"Specify start address for SPM (special purpose memory) used for device 1. By setting this Coherent device type will be used. Make sure spm_addr_dev0 is set too. Minimum SPM size should be DEVMEM_CHUNK_SIZE.");
 
-/* A PGMAP_MEMMAP_STREAMING_* choice, 0 for the policy. */
-static unsigned int memmap_streaming;
+/* memmap_streaming=: the device memory chunks' request, as a word. */
+static const char * const memmap_streaming_names[] = {
+	"default", "on", "off",
+};
+
+static const unsigned int memmap_streaming_reqs[] = {
+	0, PGMAP_MEMMAP_STREAMING_ON, PGMAP_MEMMAP_STREAMING_OFF,
+};
+
+static int memmap_streaming;
 
 static int memmap_streaming_set(const char *val, const struct kernel_param *kp)
 {
-	int req = pgmap_memmap_streaming_parse(val);
+	int i = sysfs_match_string(memmap_streaming_names, val);
 
-	if (req < 0)
-		return req;
-	*(unsigned int *)kp->arg = req;
+	if (i < 0)
+		return i;
+	if (memmap_streaming_reqs[i] == PGMAP_MEMMAP_STREAMING_ON &&
+	    !IS_ENABLED(CONFIG_MEMMAP_STREAMING))
+		return -EOPNOTSUPP;
+	*(int *)kp->arg = i;
 	return 0;
 }
 
 static int memmap_streaming_get(char *buf, const struct kernel_param *kp)
 {
-	return pgmap_memmap_streaming_show(*(unsigned int *)kp->arg, buf);
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 memmap_streaming_names[*(int *)kp->arg]);
 }
 
 static const struct kernel_param_ops memmap_streaming_ops = {
@@ -725,7 +737,8 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 	devmem->pagemap.nr_range = 1;
 	devmem->pagemap.ops = &dmirror_devmem_ops;
 	devmem->pagemap.owner = mdevice;
-	pgmap_set_memmap_streaming(&devmem->pagemap, memmap_streaming);
+	pgmap_set_memmap_streaming(&devmem->pagemap,
+				   memmap_streaming_reqs[memmap_streaming]);
 
 	mutex_lock(&mdevice->devmem_lock);
 

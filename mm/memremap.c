@@ -3,14 +3,12 @@
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/kasan.h>
-#include <linux/kobject.h>
 #include <linux/memory_hotplug.h>
 #include <linux/memremap.h>
 #include <linux/swap.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/swapops.h>
 #include <linux/types.h>
 #include <linux/wait_bit.h>
@@ -19,8 +17,8 @@
 
 /*
  * The memmap streaming policy: which pgmaps memmap_init_zone_device() writes
- * with non-temporal stores.  A build-time default, overridden by
- * memmap_streaming=, fixed after boot.
+ * with non-temporal stores.  "altmap" unless memmap_streaming= says
+ * otherwise, fixed after boot.
  */
 enum memmap_streaming_policy {
 	MEMMAP_STREAMING_POLICY_OFF,
@@ -34,10 +32,7 @@ static const char * const memmap_streaming_policy_names[] = {
 	[MEMMAP_STREAMING_POLICY_ON]		= "on",
 };
 
-static int memmap_streaming_policy __ro_after_init =
-	IS_ENABLED(CONFIG_MEMMAP_STREAMING_DEFAULT_ON) ? MEMMAP_STREAMING_POLICY_ON :
-	IS_ENABLED(CONFIG_MEMMAP_STREAMING_DEFAULT_ALTMAP) ? MEMMAP_STREAMING_POLICY_ALTMAP :
-	MEMMAP_STREAMING_POLICY_OFF;
+static int memmap_streaming_policy __ro_after_init = MEMMAP_STREAMING_POLICY_ALTMAP;
 static bool memmap_streaming_cmdline __initdata;
 
 static int __init memmap_streaming_setup(char *buf)
@@ -46,21 +41,21 @@ static int __init memmap_streaming_setup(char *buf)
 
 	if (!IS_ENABLED(CONFIG_MEMMAP_STREAMING)) {
 		pr_warn("memmap_streaming= ignored: kernel built without CONFIG_MEMMAP_STREAMING\n");
-		return 0;
+		return 1;
 	}
 
-	policy = buf ? sysfs_match_string(memmap_streaming_policy_names, buf) : -EINVAL;
+	policy = sysfs_match_string(memmap_streaming_policy_names, buf);
 	if (policy < 0) {
 		pr_warn("memmap_streaming=%s not understood (off, altmap, on); keeping %s\n",
-			buf ?: "", memmap_streaming_policy_names[memmap_streaming_policy]);
-		return 0;
+			buf, memmap_streaming_policy_names[memmap_streaming_policy]);
+		return 1;
 	}
 
 	memmap_streaming_policy = policy;
 	memmap_streaming_cmdline = true;
-	return 0;
+	return 1;
 }
-early_param("memmap_streaming", memmap_streaming_setup);
+__setup("memmap_streaming=", memmap_streaming_setup);
 
 /**
  * pgmap_memmap_streaming - may memmap_init_zone_device() stream @pgmap's memmap
@@ -93,104 +88,13 @@ bool pgmap_memmap_streaming(struct dev_pagemap *pgmap)
 	}
 }
 
-/*
- * Show @names as sysfs lists choices, with names[@cur] in brackets:
- * "a [b] c\n".  @buf is a sysfs (or kernel_param) page buffer.
- */
-static ssize_t memmap_streaming_emit_choices(char *buf,
-					     const char * const *names,
-					     int nr, int cur)
-{
-	int len = 0;
-	int i;
-
-	for (i = 0; i < nr; i++)
-		len += sysfs_emit_at(buf, len, i == cur ? "%s[%s]" : "%s%s",
-				     i ? " " : "", names[i]);
-	len += sysfs_emit_at(buf, len, "\n");
-
-	return len;
-}
-
-/* The per-pgmap choices, in the order users see them. */
-static const char * const pgmap_memmap_streaming_names[] = {
-	"default", "on", "off",
-};
-
-static const unsigned int pgmap_memmap_streaming_flags[] = {
-	0, PGMAP_MEMMAP_STREAMING_ON, PGMAP_MEMMAP_STREAMING_OFF,
-};
-
-static_assert(ARRAY_SIZE(pgmap_memmap_streaming_flags) ==
-	      ARRAY_SIZE(pgmap_memmap_streaming_names));
-
-/**
- * pgmap_memmap_streaming_parse - parse a user's memmap streaming choice
- * @buf: "default", "on" or "off", optionally followed by a newline
- *
- * For drivers that let their users choose for their pgmaps, through a
- * sysfs attribute or a module parameter.
- *
- * Return: the choice for pgmap_set_memmap_streaming(), -EINVAL for any
- * other word, -EOPNOTSUPP for "on" on a kernel built without
- * CONFIG_MEMMAP_STREAMING.
- */
-int pgmap_memmap_streaming_parse(const char *buf)
-{
-	int i = sysfs_match_string(pgmap_memmap_streaming_names, buf);
-
-	if (i < 0)
-		return i;
-	if (pgmap_memmap_streaming_flags[i] == PGMAP_MEMMAP_STREAMING_ON &&
-	    !IS_ENABLED(CONFIG_MEMMAP_STREAMING))
-		return -EOPNOTSUPP;
-	return pgmap_memmap_streaming_flags[i];
-}
-EXPORT_SYMBOL_GPL(pgmap_memmap_streaming_parse);
-
-/**
- * pgmap_memmap_streaming_show - show a memmap streaming choice
- * @req: a value pgmap_memmap_streaming_parse() returned
- * @buf: a sysfs (or kernel_param) page buffer
- *
- * Lists the choices with @req in brackets, like "default [on] off".
- *
- * Return: the number of bytes written to @buf.
- */
-ssize_t pgmap_memmap_streaming_show(unsigned int req, char *buf)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(pgmap_memmap_streaming_flags); i++)
-		if (pgmap_memmap_streaming_flags[i] == req)
-			break;
-
-	return memmap_streaming_emit_choices(buf, pgmap_memmap_streaming_names,
-					     ARRAY_SIZE(pgmap_memmap_streaming_names), i);
-}
-EXPORT_SYMBOL_GPL(pgmap_memmap_streaming_show);
-
-static ssize_t memmap_streaming_show(struct kobject *kobj,
-				     struct kobj_attribute *attr, char *buf)
-{
-	return memmap_streaming_emit_choices(buf, memmap_streaming_policy_names,
-					     ARRAY_SIZE(memmap_streaming_policy_names),
-					     memmap_streaming_policy);
-}
-
-static struct kobj_attribute memmap_streaming_attr = __ATTR_RO(memmap_streaming);
-
 static int __init memmap_streaming_init(void)
 {
 	/* Without the backend there is no policy to speak of. */
 	if (IS_ENABLED(CONFIG_MEMMAP_STREAMING))
 		pr_info("memmap_streaming: policy %s (%s)\n",
 			memmap_streaming_policy_names[memmap_streaming_policy],
-			memmap_streaming_cmdline ? "memmap_streaming=" : "build default");
-
-	if (IS_ENABLED(CONFIG_SYSFS) && mm_kobj &&
-	    sysfs_create_file(mm_kobj, &memmap_streaming_attr.attr))
-		pr_warn("memmap_streaming: cannot create /sys/kernel/mm/memmap_streaming\n");
+			memmap_streaming_cmdline ? "memmap_streaming=" : "default");
 	return 0;
 }
 subsys_initcall(memmap_streaming_init);

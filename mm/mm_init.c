@@ -1060,13 +1060,8 @@ static void __ref zone_device_page_init_slow(struct page *page,
  */
 static inline bool zone_device_page_init_use_template(void)
 {
-	/* Instrumented builds keep the stores the slow path makes. */
-	if (IS_ENABLED(CONFIG_KASAN) || IS_ENABLED(CONFIG_KMSAN))
-		return false;
-
-	/* The copy moves whole words; anything else takes the slow path. */
-	if (!IS_ALIGNED(sizeof(struct page), sizeof(unsigned long)))
-		return false;
+	/* The copy moves whole words: struct page is made of them. */
+	BUILD_BUG_ON(!IS_ALIGNED(sizeof(struct page), sizeof(unsigned long)));
 
 	/*
 	 * The copy sets page->_refcount without set_page_count(), which the

@@ -1313,13 +1313,26 @@ static ssize_t holder_class_show(struct device *dev,
 }
 static DEVICE_ATTR_RW(holder_class);
 
+/* The memmap_streaming choices, as users spell them, and their requests. */
+static const char * const memmap_streaming_names[] = {
+	"default", "on", "off",
+};
+
+static const unsigned int memmap_streaming_reqs[] = {
+	0, PGMAP_MEMMAP_STREAMING_ON, PGMAP_MEMMAP_STREAMING_OFF,
+};
+
 static ssize_t memmap_streaming_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
 {
-	struct nd_namespace_common *ndns = to_ndns(dev);
+	unsigned int req = READ_ONCE(to_ndns(dev)->memmap_streaming);
+	int i, len = 0;
 
-	return pgmap_memmap_streaming_show(READ_ONCE(ndns->memmap_streaming),
-					   buf);
+	for (i = 0; i < ARRAY_SIZE(memmap_streaming_names); i++)
+		len += sysfs_emit_at(buf, len,
+				     memmap_streaming_reqs[i] == req ? "%s[%s]" : "%s%s",
+				     i ? " " : "", memmap_streaming_names[i]);
+	return len + sysfs_emit_at(buf, len, "\n");
 }
 
 /*
@@ -1335,12 +1348,16 @@ static ssize_t memmap_streaming_store(struct device *dev,
 				      const char *buf, size_t len)
 {
 	struct nd_namespace_common *ndns = to_ndns(dev);
-	int req;
+	unsigned int req;
+	int i;
 
 	/* The word before the state: tools rely on it (see the ABI) */
-	req = pgmap_memmap_streaming_parse(buf);
-	if (req < 0)
-		return req;
+	i = sysfs_match_string(memmap_streaming_names, buf);
+	if (i < 0)
+		return i;
+	req = memmap_streaming_reqs[i];
+	if (req == PGMAP_MEMMAP_STREAMING_ON && !IS_ENABLED(CONFIG_MEMMAP_STREAMING))
+		return -EOPNOTSUPP;
 
 	guard(device)(dev);
 	guard(nvdimm_bus)(dev);

@@ -189,7 +189,7 @@ static inline unsigned long pgmap_vmemmap_nr(struct dev_pagemap *pgmap)
  * pgmap_set_memmap_streaming - record a pgmap's memmap streaming choice
  * @pgmap: the pgmap, before memremap_pages()
  * @req: 0 (follow the policy), PGMAP_MEMMAP_STREAMING_ON or
- *	PGMAP_MEMMAP_STREAMING_OFF, e.g. from pgmap_memmap_streaming_parse()
+ *	PGMAP_MEMMAP_STREAMING_OFF
  */
 static inline void pgmap_set_memmap_streaming(struct dev_pagemap *pgmap,
 					      unsigned int req)
@@ -266,8 +266,6 @@ void memunmap_pages(struct dev_pagemap *pgmap);
 void *devm_memremap_pages(struct device *dev, struct dev_pagemap *pgmap);
 void devm_memunmap_pages(struct device *dev, struct dev_pagemap *pgmap);
 bool pgmap_memmap_streaming(struct dev_pagemap *pgmap);
-int pgmap_memmap_streaming_parse(const char *buf);
-ssize_t pgmap_memmap_streaming_show(unsigned int req, char *buf);
 struct dev_pagemap *get_dev_pagemap(unsigned long pfn);
 bool pgmap_pfn_valid(struct dev_pagemap *pgmap, unsigned long pfn);
 
@@ -315,16 +313,6 @@ static inline void *devm_memremap_pages(struct device *dev,
 static inline void devm_memunmap_pages(struct device *dev,
 		struct dev_pagemap *pgmap)
 {
-}
-
-static inline int pgmap_memmap_streaming_parse(const char *buf)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline ssize_t pgmap_memmap_streaming_show(unsigned int req, char *buf)
-{
-	return -EOPNOTSUPP;
 }
 
 static inline struct dev_pagemap *get_dev_pagemap(unsigned long pfn)

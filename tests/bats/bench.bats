@@ -4,7 +4,7 @@
 # Host-side tests of the benchmark (Debian's bats):
 #
 #   bats tests/bats/bench.bats
-#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-stream-off bats tests/bats/bench.bats
+#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-stream-y bats tests/bats/bench.bats
 #
 # bench.sh's argument checks (each a one-line reason, exit 2, before any
 # build or boot), its boots with a stand-in for vm.sh that prints canned
@@ -337,7 +337,7 @@ assert d["kernels"]["base"]["cpus_online"] == {"base": None, "base-cpus": "0-1"}
 	[ ! -e "$T/vm.log" ] && [ ! -e "$T/r.json" ]
 	# The series' own symbols do not count.
 	sed -i '/NUMA\|NODES_SHIFT/d' "$T/build/base-x/.config" "$T/build/patched-x/.config"
-	printf 'CONFIG_MEMMAP_STREAMING_DEFAULT_OFF=y\nCONFIG_ARCH_HAS_MEMCPY_NONTEMPORAL=y\n' \
+	printf 'CONFIG_MEMMAP_STREAMING=y\nCONFIG_ARCH_HAS_MEMCPY_NONTEMPORAL=y\n' \
 		>>"$T/build/patched-x/.config"
 	run -0 "$T/repo/harness/config-diff.sh" "$T/build/base-x/.config" "$T/build/patched-x/.config"
 	[ -z "$output" ]

@@ -263,15 +263,15 @@ a b" ]
 
 @test "build-kernel.sh: a second build of the same variant waits for the first" {
 	mkdir -p "$MZ_CACHE/build"
-	flock "$MZ_CACHE/build/series-stream-off.lock" sleep 3 3>&- &
+	flock "$MZ_CACHE/build/series-stream-y.lock" sleep 3 3>&- &
 	sleep 0.5
 	SECONDS=0
 	# It stops later (the fake base below is no kernel), after the wait.
 	mkdir -p "$T/ksrc"
 	printf 'kernelversion:\n\t@echo 7.3.4\n' >"$T/ksrc/Makefile"
-	LINUX_SRC=$T/ksrc MZ_TREE=$T/tree run "$H/build-kernel.sh" stream-off
+	LINUX_SRC=$T/ksrc MZ_TREE=$T/tree run "$H/build-kernel.sh" stream-y
 	[ "$SECONDS" -ge 2 ]
-	[[ "$output" == *"waiting for another build of series-stream-off"* ]]
+	[[ "$output" == *"waiting for another build of series-stream-y"* ]]
 	wait
 }
 

@@ -82,12 +82,12 @@ EOF2
 	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
 	run -1 "$H/matrix.sh" --jobs 0
 	[[ "$output" == *"--jobs must be a positive number"* ]]
-	run -1 "$H/matrix.sh" --variants stream-off:none+maybe
+	run -1 "$H/matrix.sh" --variants stream-y:none+maybe
 	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
-	run -1 "$H/matrix.sh" --variants stream-off:
-	[[ "$output" == *"variant 'stream-off': empty boot parameter list after ':'"* ]]
-	run -1 "$H/matrix.sh" --variants stream-off,stream-off:on
-	[[ "$output" == *"variant 'stream-off' given twice"* ]]
+	run -1 "$H/matrix.sh" --variants stream-y:
+	[[ "$output" == *"variant 'stream-y': empty boot parameter list after ':'"* ]]
+	run -1 "$H/matrix.sh" --variants stream-y,stream-y:on
+	[[ "$output" == *"variant 'stream-y' given twice"* ]]
 	run -1 "$H/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
 	run -1 "$H/matrix.sh" --params none,safer
@@ -104,11 +104,11 @@ EOF2
 
 @test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
 	need_vm
-	run matrix --guest-test fake-kselftest --variants stream-off:bogus+on,stream-altmap \
+	run matrix --guest-test fake-kselftest --variants stream-y:bogus+on,stream-n \
 		--params none --timeout 120 --summary "$SUMMARY"
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.variant, .boot_param]] | unique' "$SUMMARY")" = \
-		'[["stream-altmap","none"],["stream-off","bogus"],["stream-off","on"]]' ]
+		'[["stream-n","none"],["stream-y","bogus"],["stream-y","on"]]' ]
 	[[ "$output" == *"running 3 cells (2 variants)"* ]]
 	[[ "$output" == *"3 cells, 0 failed"* ]]
 }
@@ -120,7 +120,7 @@ EOF2
 	nobuild=$BATS_TEST_TMPDIR/nobuild
 	mkdir -p "$nobuild/arch/x86/boot" && : >"$nobuild/arch/x86/boot/bzImage"
 	echo precious >"$L/notes.txt"
-	run -2 "$H/matrix.sh" --build "$nobuild" --variants stream-off --params none --logs "$L"
+	run -2 "$H/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
 	[[ "$output" == *"--logs $L holds files matrix.sh did not write"* ]]
 	[ "$(cat "$L/notes.txt")" = precious ]
 	echo file >"$BATS_TEST_TMPDIR/file"
@@ -130,43 +130,43 @@ EOF2
 	# With the marker a previous run leaves (or only per-cell files), it
 	# is emptied; here the run then stops at the missing kernel.
 	: >"$L/.mz-matrix-logs"
-	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-off --params none --logs "$L"
-	[[ "$output" == *"making the initramfs for stream-off failed"* ]]
+	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
+	[[ "$output" == *"making the initramfs for stream-y failed"* ]]
 	[ ! -e "$L/notes.txt" ] && [ -f "$L/.mz-matrix-logs" ]
-	rm -rf "$L" && mkdir -p "$L" && echo 0 >"$L/stream-off.none.rc"
-	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-off --params none --logs "$L"
-	[ ! -e "$L/stream-off.none.rc" ]
+	rm -rf "$L" && mkdir -p "$L" && echo 0 >"$L/stream-y.none.rc"
+	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
+	[ ! -e "$L/stream-y.none.rc" ]
 }
 
 @test "matrix.sh: passing cells give counts and a JSON summary" {
 	need_vm
-	run matrix --guest-test fake-kselftest --variants stream-off \
+	run matrix --guest-test fake-kselftest --variants stream-y \
 		--params none,bogus --timeout 120 --summary "$SUMMARY"
 	[ "$status" -eq 0 ]
 	[ "$(jq length "$SUMMARY")" -eq 4 ]
 	[ "$(jq -c '[.[] | select(.boot_param == "bogus" and .group == "controls")][0] | [.pass, .fail, .skip, .unexpected_skip]' "$SUMMARY")" = "[1,0,1,0]" ]
-	[ "$(jq -r '.[0].variant' "$SUMMARY")" = stream-off ]
+	[ "$(jq -r '.[0].variant' "$SUMMARY")" = stream-y ]
 	# A progress line as each cell finishes.
-	[[ "$output" == *"[2/2] stream-off with "* ]]
-	[[ "$output" == *"stream-off with bogus: ok, 2 passed, 0 failed, 1 skipped (0 unexpected), "*" s"* ]]
-	[[ "$output" == *"stream-off with no parameter: ok, 2 passed, 0 failed, 1 skipped (0 unexpected), "*" s"* ]]
+	[[ "$output" == *"[2/2] stream-y with "* ]]
+	[[ "$output" == *"stream-y with bogus: ok, 2 passed, 0 failed, 1 skipped (0 unexpected), "*" s"* ]]
+	[[ "$output" == *"stream-y with no parameter: ok, 2 passed, 0 failed, 1 skipped (0 unexpected), "*" s"* ]]
 }
 
 @test "matrix.sh: a failing guest test fails the matrix" {
 	need_vm
-	run matrix --guest-test fail --variants stream-off --params none \
+	run matrix --guest-test fail --variants stream-y --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL (guest exit 1"* ]]
 	# The tail names the failed cell, for CI excerpts that show only it.
-	[[ "$(tail -n 4 <<<"$output")" == *"Failed cells"*"stream-off (no parameter): FAIL (guest exit 1"* ]]
+	[[ "$(tail -n 4 <<<"$output")" == *"Failed cells"*"stream-y (no parameter): FAIL (guest exit 1"* ]]
 }
 
 @test "matrix.sh: a kernel WARNING in the guest log fails the matrix" {
 	need_vm
 	# The guest test prints passing KTAP, then the WARNING: only the
 	# detection of kernel reports (vm.sh) can fail this cell.
-	run matrix --guest-test warn --variants stream-off --params none \
+	run matrix --guest-test warn --variants stream-y --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[ "$(jq -c '[.[] | [.group, .pass, .fail, .skip]]' "$SUMMARY")" = '[["controls",1,0,0]]' ]
@@ -178,7 +178,7 @@ EOF2
 	# matrix.sh itself in the background, not the matrix function: the
 	# test kills that PID.
 	"$H/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" \
-		--guest-test hang --variants stream-off --params none \
+		--guest-test hang --variants stream-y --params none \
 		--timeout 600 --summary "$SUMMARY" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	pid=$!
 	qemu_running() { pgrep -f -- "mem-path=$MZ_CACHE/vm/" >/dev/null; }
@@ -197,7 +197,7 @@ EOF2
 
 @test "matrix.sh: a hanging guest is killed and fails the matrix" {
 	need_vm
-	run matrix --guest-test hang --variants stream-off --params none \
+	run matrix --guest-test hang --variants stream-y --params none \
 		--timeout 15 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *FAIL* ]]
@@ -205,7 +205,7 @@ EOF2
 
 @test "matrix.sh: a guest that runs no test fails its cell" {
 	need_vm
-	run matrix --guest-test true --variants stream-off --params none \
+	run matrix --guest-test true --variants stream-y --params none \
 		--timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"FAIL (no test ran)"* ]]
@@ -215,13 +215,13 @@ EOF2
 	need_vm
 	# "namespace accepts 'on'" may skip only without the backend, and
 	# hmm_peer as a whole only in cells with a boot parameter.
-	run matrix --guest-test fake-skip --variants stream-n,stream-off \
+	run matrix --guest-test fake-skip --variants stream-n,stream-y \
 		--params none,off --timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[ "$(jq -c '[.[] | [.variant, .boot_param, .group, .unexpected_skip]]' "$SUMMARY")" = \
-		'[["stream-n","none","controls",0],["stream-n","none","hmm_peer",1],["stream-n","off","controls",0],["stream-n","off","hmm_peer",0],["stream-off","none","controls",1],["stream-off","none","hmm_peer",1],["stream-off","off","controls",1],["stream-off","off","hmm_peer",0]]' ]
+		'[["stream-n","none","controls",0],["stream-n","none","hmm_peer",1],["stream-n","off","controls",0],["stream-n","off","hmm_peer",0],["stream-y","none","controls",1],["stream-y","none","hmm_peer",1],["stream-y","off","controls",1],["stream-y","off","hmm_peer",0]]' ]
 	[[ "$output" == *"stream-n with off: ok, 1 passed, 0 failed, 2 skipped (0 unexpected)"* ]]
-	[[ "$output" == *"stream-off with off: FAIL, 1 passed, 0 failed, 2 skipped (1 unexpected)"* ]]
+	[[ "$output" == *"stream-y with off: FAIL, 1 passed, 0 failed, 2 skipped (1 unexpected)"* ]]
 	[[ "$output" == *"unexpected skip in controls: namespace accepts 'on' (kernel built without CONFIG_MEMMAP_STREAMING)"* ]]
 	[[ "$output" == *"unexpected skip in hmm_peer: the whole group (set MEMMAP_INIT_HMM=1 to run hmm-tests)"* ]]
 	# The expected ones are listed with matrix-skips.txt's reasons.
@@ -235,12 +235,12 @@ EOF2
 	need_vm
 	# matrix-skips.txt expects "set MEMMAP_INIT_NAMESPACE=..." in the safe
 	# cell, which gives the target no device, and nowhere else.
-	run matrix --guest-test fake-safe --variants stream-off \
+	run matrix --guest-test fake-safe --variants stream-y \
 		--params none,safe --timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	[ "$(jq -c '[.[] | [.boot_param, .group, .pass, .skip, .unexpected_skip]]' "$SUMMARY")" = \
 		'[["none","data",1,1,1],["safe","data",1,1,0]]' ]
-	[[ "$output" == *"stream-off with no device given (guard): ok, 1 passed, 0 failed, 1 skipped (0 unexpected)"* ]]
+	[[ "$output" == *"stream-y with no device given (guard): ok, 1 passed, 0 failed, 1 skipped (0 unexpected)"* ]]
 	[[ "$output" == *"unexpected skip in data: fsdax map=mem (set MEMMAP_INIT_NAMESPACE=namespaceX.Y"* ]]
 	[[ "$output" == *"     1  the safe cell gives the target no device: "* ]]
 	[[ "$output" == *"2 cells, 1 failed"* ]]
@@ -251,36 +251,36 @@ EOF2
 	# memory; hmm-tests runs with the default request, all three with --full.
 	need_vm
 	L=$BATS_TEST_TMPDIR/logs
-	run matrix --guest-test fake-kselftest --variants stream-off:none+off \
+	run matrix --guest-test fake-kselftest --variants stream-y:none+off \
 		--timeout 120 --summary "$SUMMARY" --logs "$L" --append mz.fake=1
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init devs MEMMAP_INIT_HMM=default' "$L/stream-off.none.out"
+	grep -qx '# fake-kselftest: arguments: memmap_init devs MEMMAP_INIT_HMM=default' "$L/stream-y.none.out"
 	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs MEMMAP_INIT_POLICY_ONLY=1' \
-		"$L/stream-off.off.out"
+		"$L/stream-y.off.out"
 	for c in none off; do
-		head -n 1 "$L/stream-off.$c.log" | grep -q -- ' -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 '
+		head -n 1 "$L/stream-y.$c.log" | grep -q -- ' -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 '
 		grep -q 'Command line: .* memmap=512M%0x100000000-1+0xefffffff memmap=512M%0x120000000-1+2' \
-			"$L/stream-off.$c.log"
+			"$L/stream-y.$c.log"
 	done
 	# --append reaches every cell, after the boot parameter.
-	grep -q 'Command line: .* mz.fake=1' "$L/stream-off.none.log"
-	grep -q 'Command line: .*memmap_streaming=off mz.fake=1' "$L/stream-off.off.log"
-	run matrix --guest-test fake-kselftest --variants stream-off:off --full \
+	grep -q 'Command line: .* mz.fake=1' "$L/stream-y.none.log"
+	grep -q 'Command line: .*memmap_streaming=off mz.fake=1' "$L/stream-y.off.log"
+	run matrix --guest-test fake-kselftest --variants stream-y:off --full \
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init devs' "$L/stream-off.off.out"
-	run matrix --guest-test fake-kselftest --variants stream-off:none --full \
+	grep -qx '# fake-kselftest: arguments: memmap_init devs' "$L/stream-y.off.out"
+	run matrix --guest-test fake-kselftest --variants stream-y:none --full \
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init devs hmm' "$L/stream-off.none.out"
+	grep -qx '# fake-kselftest: arguments: memmap_init devs hmm' "$L/stream-y.none.out"
 	# The numa cell: the threads group on a NUMA guest with isolcpus=.
-	run matrix --guest-test fake-kselftest --variants stream-off:numa \
+	run matrix --guest-test fake-kselftest --variants stream-y:numa \
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-off.numa.out"
-	head -n 1 "$L/stream-off.numa.log" | grep -q -- ' -smp 4,sockets=4,cores=1,threads=1 .* -numa node,nodeid=2,memdev=ram2 '
-	grep -q 'Command line: .* isolcpus=3' "$L/stream-off.numa.log"
-	line=$(head -n 1 "$L/stream-off.numa.log")
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-y.numa.out"
+	head -n 1 "$L/stream-y.numa.log" | grep -q -- ' -smp 4,sockets=4,cores=1,threads=1 .* -numa node,nodeid=2,memdev=ram2 '
+	grep -q 'Command line: .* isolcpus=3' "$L/stream-y.numa.log"
+	line=$(head -n 1 "$L/stream-y.numa.log")
 	[[ "$line" != *nvme* ]] && [[ "$line" != *memmap=* ]]
 }
 
@@ -289,16 +289,16 @@ EOF2
 	L=$BATS_TEST_TMPDIR/logs
 	# Every boot stalls: init runs /mz/tests/hang instead of the test.
 	SECONDS=0
-	run matrix --guest-test true --variants stream-off:on --timeout 120 \
+	run matrix --guest-test true --variants stream-y:on --timeout 120 \
 		--boot-timeout 10 --append rdinit=/mz/tests/hang --summary "$SUMMARY" --logs "$L"
 	[ "$status" -ne 0 ]
 	[ "$SECONDS" -lt 60 ]
-	[[ "$output" == *"stream-off with on: the guest stalled before its test started; booting it again (log: $L/stream-off.on.stall.log)"* ]]
-	[[ "$output" == *"stream-off with on: FAIL (guest exit 75), 0 passed, 0 failed, 0 skipped (0 unexpected), "*" s (booted twice: the first boot stalled)"* ]]
-	grep -q 'hang: sleeping forever' "$L/stream-off.on.stall.log"
-	grep -q 'hang: sleeping forever' "$L/stream-off.on.log"
-	[[ "$output" == *"Guests that stalled before their test started and were booted again:"*"stream-off with on: $L/stream-off.on.stall.log"* ]]
-	[[ "$output" == *"stream-off on: FAIL (guest exit 75: "*"the guest stalled during boot"* ]]
-	rerun="rerun: harness/matrix.sh --variants stream-off:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --build $MZ_TEST_BUILD --guest-test true --add $ROOT/tests/guest:/mz/tests --logs $MZ_LOGS/matrix-rerun"
+	[[ "$output" == *"stream-y with on: the guest stalled before its test started; booting it again (log: $L/stream-y.on.stall.log)"* ]]
+	[[ "$output" == *"stream-y with on: FAIL (guest exit 75), 0 passed, 0 failed, 0 skipped (0 unexpected), "*" s (booted twice: the first boot stalled)"* ]]
+	grep -q 'hang: sleeping forever' "$L/stream-y.on.stall.log"
+	grep -q 'hang: sleeping forever' "$L/stream-y.on.log"
+	[[ "$output" == *"Guests that stalled before their test started and were booted again:"*"stream-y with on: $L/stream-y.on.stall.log"* ]]
+	[[ "$output" == *"stream-y on: FAIL (guest exit 75: "*"the guest stalled during boot"* ]]
+	rerun="rerun: harness/matrix.sh --variants stream-y:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --build $MZ_TEST_BUILD --guest-test true --add $ROOT/tests/guest:/mz/tests --logs $MZ_LOGS/matrix-rerun"
 	[[ "$output" == *"$rerun"* ]]
 }

@@ -4,7 +4,6 @@
 
 #ifdef __KERNEL__
 #include <linux/jump_label.h>
-#include <linux/unroll.h>
 
 /* Written 2002 by Andi Kleen */
 
@@ -85,58 +84,91 @@ int strcmp(const char *cs, const char *ct);
 void __memcpy_flushcache(void *dst, const void *src, size_t cnt);
 
 /*
- * Copy @cnt bytes, a multiple of 8, with one MOVNTI per word.  Only for
- * small constant sizes, where the loop unrolls into fixed-offset stores.
+ * Fixed-size MOVNTI sequences, stores in ascending address order.  The
+ * asm is volatile and clobbers memory so that the compiler neither drops
+ * nor reorders a non-temporal store against the code around it.
  */
-static __always_inline void __memcpy_flushcache_word(void *dst, const void *src)
+static __always_inline void movnti_4(void *dst, const void *src)
 {
-	asm ("movntiq %1, %0" : "=m"(*(u64 *)dst) : "r"(*(u64 *)src));
+	asm volatile("movntil %1, %0" : "=m"(*(u32 *)dst)
+		     : "r"(*(const u32 *)src) : "memory");
 }
 
-static __always_inline void __memcpy_flushcache_words(void *dst,
-						      const void *src,
-						      size_t cnt)
+static __always_inline void movnti_8(void *dst, const void *src)
 {
-	size_t i;
+	asm volatile("movntiq %1, %0" : "=m"(*(u64 *)dst)
+		     : "r"(*(const u64 *)src) : "memory");
+}
 
-	unrolled_full
-	for (i = 0; i < cnt; i += 8)
-		__memcpy_flushcache_word(dst + i, src + i);
+static __always_inline void movnti_16(void *dst, const void *src)
+{
+	movnti_8(dst, src);
+	movnti_8(dst + 8, src + 8);
+}
+
+static __always_inline void movnti_32(void *dst, const void *src)
+{
+	movnti_16(dst, src);
+	movnti_16(dst + 16, src + 16);
+}
+
+static __always_inline void movnti_64(void *dst, const void *src)
+{
+	movnti_32(dst, src);
+	movnti_32(dst + 32, src + 32);
 }
 
 static __always_inline void memcpy_flushcache(void *dst, const void *src, size_t cnt)
 {
-	if (__builtin_constant_p(cnt)) {
-		switch (cnt) {
-			case 4:
-				asm ("movntil %1, %0" : "=m"(*(u32 *)dst) : "r"(*(u32 *)src));
-				return;
-			case 8:
-				asm ("movntiq %1, %0" : "=m"(*(u64 *)dst) : "r"(*(u64 *)src));
-				return;
-			case 16:
-				asm ("movntiq %1, %0" : "=m"(*(u64 *)dst) : "r"(*(u64 *)src));
-				asm ("movntiq %1, %0" : "=m"(*(u64 *)(dst + 8)) : "r"(*(u64 *)(src + 8)));
-				return;
-			/*
-			 * struct page sized objects.  An unaligned destination
-			 * needs the cache flushing of __memcpy_flushcache().
-			 */
-			case 32: case 40: case 48: case 56: case 64:
-			case 72: case 80: case 88: case 96:
-				if (!((unsigned long)dst & 7)) {
-					__memcpy_flushcache_words(dst, src, cnt);
-					return;
-				}
-				break;
-		}
+	if (!__builtin_constant_p(cnt)) {
+		__memcpy_flushcache(dst, src, cnt);
+		return;
 	}
-	__memcpy_flushcache(dst, src, cnt);
+
+	/*
+	 * Besides the small sizes, the sizes of x86-64's struct page: 64
+	 * bytes, 80 with KMSAN's metadata or with _last_cpupid outside
+	 * page->flags (struct page is 16-byte aligned), 96 with both; and
+	 * 32 and 48 next to them.
+	 */
+	switch (cnt) {
+	case 4:
+		movnti_4(dst, src);
+		break;
+	case 8:
+		movnti_8(dst, src);
+		break;
+	case 16:
+		movnti_16(dst, src);
+		break;
+	case 32:
+		movnti_32(dst, src);
+		break;
+	case 48:
+		movnti_32(dst, src);
+		movnti_16(dst + 32, src + 32);
+		break;
+	case 64:
+		movnti_64(dst, src);
+		break;
+	case 80:
+		movnti_64(dst, src);
+		movnti_16(dst + 64, src + 64);
+		break;
+	case 96:
+		movnti_64(dst, src);
+		movnti_32(dst + 64, src + 64);
+		break;
+	default:
+		__memcpy_flushcache(dst, src, cnt);
+		break;
+	}
 }
 
 /*
  * KASAN and KMSAN keep the instrumented generic memcpy_nontemporal(): the
- * MOVNTI sequences above are invisible to them.
+ * MOVNTI sequences above are invisible to them.  ARCH_HAS_MEMCPY_NONTEMPORAL
+ * (arch/x86/Kconfig) is not selected there either.
  */
 #if !defined(CONFIG_KASAN) && !defined(CONFIG_KMSAN)
 #define __HAVE_ARCH_MEMCPY_NONTEMPORAL 1

@@ -77,9 +77,6 @@ mi_init
 mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
-if mi_config KASAN || mi_config KMSAN; then
-	mi_skip_all "kernels with kasan or kmsan only have the slow path"
-fi
 mi_pageref_available ||
 	mi_skip_all "no page_ref_set tracepoint (CONFIG_DEBUG_PAGE_REF): cannot force the slow path"
 mi_devices

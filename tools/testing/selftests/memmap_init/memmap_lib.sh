@@ -5,8 +5,8 @@
 #
 # What the tests may change.  By default nothing that existed before they
 # started: no namespace, region, label or dax device, and no memory.  What
-# is always safe runs by default: the controls that only read, the policy
-# and boot parameter checks, and device-private memory through test_hmm,
+# is always safe runs by default: the controls that only read, the boot
+# parameter checks, and device-private memory through test_hmm,
 # whose memory is the test module's own.  The rest runs only on what the
 # environment names, and skips saying which variable to set:
 #
@@ -44,16 +44,17 @@
 # not exist, fails the test ("Bail out!") before anything is changed.
 #
 # What the tests look at:
-#   /sys/kernel/mm/memmap_streaming         the streaming policy (read-only)
+#   the boot log                            the streaming policy
 #   /sys/bus/nd/devices/NS/memmap_streaming the per-namespace request
 #   test_hmm memmap_streaming=              the device-private request
 #   memmap:memmap_init_zone_device          one trace event per memmap init,
 #                                           naming the backend it used
-# and what decides the backend, in order: KASAN or KMSAN (slow), an enabled
-# page_ref_set tracepoint (slow), CONFIG_MEMMAP_STREAMING=n (template), the
-# request (on: template+streaming, off: template) and, for "default", the
-# policy (on: template+streaming, altmap: template+streaming when the memmap
-# lives in an altmap, off: template).
+# and what decides the backend, in order: an enabled page_ref_set
+# tracepoint (slow), CONFIG_MEMMAP_STREAMING=n (template; KASAN and KMSAN
+# kernels cannot have it), the request (on: template+streaming, off:
+# template) and, for "default", the policy (altmap, the default:
+# template+streaming when the memmap lives in an altmap; on:
+# template+streaming; off: template).
 #
 # The trace event and the pr_debug line also report how many threads ran
 # the init (threads=T, "on T thread(s)") and the node whose CPUs ran the
@@ -67,7 +68,6 @@ MI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../kselftest/ktap_helpers.sh
 . "$MI_DIR/../kselftest/ktap_helpers.sh"
 
-MI_POLICY_ATTR=/sys/kernel/mm/memmap_streaming
 MI_WRITE=$MI_DIR/memmap_write
 MI_PATTERN=$MI_DIR/dax_pattern
 MI_EVENT=memmap/memmap_init_zone_device
@@ -239,13 +239,10 @@ mi_probe() {
 	[ "$have_config" = 0 ] || mi_config MEMMAP_STREAMING || streaming=0
 }
 
-# mi_build_policy: the policy CONFIG_MEMMAP_STREAMING_DEFAULT_* selects.
-mi_build_policy() {
-	if ! mi_config MEMMAP_STREAMING; then
-		echo off
-	elif mi_config MEMMAP_STREAMING_DEFAULT_ON; then
-		echo on
-	elif mi_config MEMMAP_STREAMING_DEFAULT_ALTMAP; then
+# mi_default_policy: the policy without memmap_streaming=: altmap with
+# CONFIG_MEMMAP_STREAMING, off (nothing streams) without it.
+mi_default_policy() {
+	if mi_config MEMMAP_STREAMING; then
 		echo altmap
 	else
 		echo off
@@ -253,7 +250,8 @@ mi_build_policy() {
 }
 
 # mi_cmdline_values: the memmap_streaming= values on the command line, in
-# order, one a line ("" for a bare memmap_streaming).
+# order, one a line.  A bare "memmap_streaming" is not the parameter (the
+# kernel hands it to init).
 mi_cmdline_values() {
 	local p
 	local -a params
@@ -261,17 +259,16 @@ mi_cmdline_values() {
 	for p in ${params[@]+"${params[@]}"}; do
 		case "$p" in
 		memmap_streaming=*) echo "${p#memmap_streaming=}" ;;
-		memmap_streaming) echo "" ;;
 		esac
 	done
 }
 
 # mi_expected_policy: "POLICY SOURCE": what the kernel must have chosen
-# from the command line and the build default (needs mi_load_config).
+# from the command line and its configuration (needs mi_load_config).
 mi_expected_policy() {
-	local v policy source="build default"
+	local v policy source=default
 
-	policy=$(mi_build_policy)
+	policy=$(mi_default_policy)
 	if mi_config MEMMAP_STREAMING; then
 		while IFS= read -r v; do
 			case "$v" in
@@ -294,9 +291,7 @@ mi_bracketed() {
 mi_expected_backend() {
 	local req=$1 altmap=$2 policy
 
-	if mi_config KASAN || mi_config KMSAN; then
-		echo slow
-	elif [ -n "$MI_PAGEREF" ]; then
+	if [ -n "$MI_PAGEREF" ]; then
 		echo slow
 	elif ! mi_config MEMMAP_STREAMING; then
 		echo template

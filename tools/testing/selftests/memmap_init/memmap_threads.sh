@@ -65,9 +65,6 @@ mi_init
 mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
-if mi_config KASAN || mi_config KMSAN; then
-	mi_skip_all "kernels with kasan or kmsan only have the slow path, on one thread"
-fi
 mi_debugfs || mi_skip_all "no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
 mi_devices
 mi_cpus_init
