@@ -13,7 +13,7 @@ H := harness
 CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-y
 
-.PHONY: bench check check-quick check-debug check-series matrix deps fetch tree export check-mirror kernel \
+.PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
 	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base
 
 #@ usage: make [TARGET] [VAR=value]...
@@ -40,6 +40,10 @@ check:
 #: make check without the selftest matrix
 check-quick:
 	MZ_CHECK_QUICK=1 $(H)/check.sh
+
+#: the KUnit test of the template copy on x86_64 and arm64 (KUNIT_ARGS)
+kunit: deps
+	$(H)/kunit.sh $(KUNIT_ARGS)
 
 #: the selftest matrix alone, part of make check (MATRIX_ARGS)
 matrix: deps
@@ -140,6 +144,7 @@ probe:
 #= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-y)
 #= BENCH_ARGS     bench: harness/bench.sh options, e.g. '--rebinds 30' (see its --help)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
+#= KUNIT_ARGS     kunit: the architectures, e.g. 'arm64' (default: x86_64 arm64)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)

@@ -15,6 +15,8 @@
 #               the Originally-by: tag, see mz_checkpatch in lib.sh), the
 #               ndctl series' included
 #   kernel      the series builds (variant stream-y)
+#   kunit       the series' KUnit test of the template copy on x86_64 and
+#               arm64, through kunit.py in QEMU (harness/kunit.sh)
 #   ndctl       the companion ndctl series applies to ndctl 81 (fetched
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it
@@ -84,6 +86,7 @@ step checkpatch "$H/check-series.sh" checkpatch
 build=
 kernel() { build=$("$H/build-kernel.sh" stream-y); }
 step kernel kernel
+step kunit "$H/kunit.sh"
 ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build-ndctl.sh"); }
 step ndctl build_ndctl

@@ -22,7 +22,8 @@ usage() {
 # bison libelf-dev libssl-dev bc gcc make perl (kernel builds), cpio
 # (initramfs.sh), xz-utils (fetch-base.sh), rsync (headers for the
 # selftests), jq (matrix.sh, bench.sh), git (tree.sh), sparse
-# gcc-aarch64-linux-gnu python3-ply python3-git (check-series.sh), meson
+# gcc-aarch64-linux-gnu python3-ply python3-git (check-series.sh;
+# gcc-aarch64-linux-gnu and qemu-system-arm for kunit.sh too), meson
 # ninja-build pkg-config and the -dev packages after them (build-ndctl.sh:
 # ndctl's build dependencies), fio xfsprogs parted keyutils uuid-runtime
 # dmsetup util-linux xxd trace-cmd (the guest tools ndctl's own tests use:
@@ -31,7 +32,7 @@ pkgs=(
 	qemu-system-x86 ndctl daxctl bats shellcheck ccache
 	busybox-static flex bison libelf-dev libssl-dev bc cpio kmod xz-utils
 	e2fsprogs rsync jq gcc make perl git
-	sparse gcc-aarch64-linux-gnu python3-ply python3-git
+	sparse gcc-aarch64-linux-gnu python3-ply python3-git qemu-system-arm
 	meson ninja-build pkg-config libkmod-dev libudev-dev uuid-dev libjson-c-dev
 	libkeyutils-dev libiniparser-dev libtraceevent-dev libtracefs-dev
 	fio xfsprogs parted keyutils uuid-runtime dmsetup util-linux xxd trace-cmd

@@ -7,8 +7,8 @@
 #
 # DIR/kernel-fill.h holds, verbatim, zone_device_page_fill() of
 # SRC/mm/mm_init.c; DIR/kernel-fill-x86.h the MOVNTI word helpers that
-# x86's memcpy_nontemporal() uses for a struct page,
-# __memcpy_flushcache_word() and __memcpy_flushcache_words() of
+# x86's memcpy_nontemporal() uses for a 64-byte struct page, movnti_8()
+# to movnti_64() of
 # SRC/arch/x86/include/asm/string_64.h.  So the probe times the kernel's
 # own loop: a change to either shows in the probe at its next build.  A
 # function that is missing, or appears twice, is an error: the probe would
@@ -52,5 +52,5 @@ write() {
 }
 
 write kernel-fill-x86.h "$src/arch/x86/include/asm/string_64.h" \
-	__memcpy_flushcache_word __memcpy_flushcache_words
+	movnti_8 movnti_16 movnti_32 movnti_64
 write kernel-fill.h "$src/mm/mm_init.c" zone_device_page_fill

@@ -1264,9 +1264,12 @@ static void zone_device_memmap_check_template(unsigned long start_pfn,
 					      unsigned long end_pfn,
 					      const struct zone_device_memmap_job *job)
 {
+	const unsigned long *t, *s;
 	unsigned long nr = job->pfns_per_compound, pfn, head_pfn = 0;
+	static atomic_t reported = ATOMIC_INIT(0);
 	struct page *page, *head = NULL;
 	struct page copy;
+	unsigned int i;
 
 	if (nr == 1) {
 		/* The first page of the range seeded the template. */
@@ -1296,12 +1299,16 @@ static void zone_device_memmap_check_template(unsigned long start_pfn,
 	if (!memcmp(&copy, page, sizeof(copy)))
 		return;
 
-	pr_err("ZONE_DEVICE template copy of pfn %#lx differs from the slow path\n",
-	       pfn);
-	print_hex_dump(KERN_ERR, "template: ", DUMP_PREFIX_OFFSET, 16,
-		       sizeof(unsigned long), &copy, sizeof(copy), false);
-	print_hex_dump(KERN_ERR, "slow path: ", DUMP_PREFIX_OFFSET, 16,
-		       sizeof(unsigned long), page, sizeof(*page), false);
+	/* A template that is wrong is wrong on every page: report it once. */
+	if (atomic_xchg(&reported, 1))
+		return;
+	t = (const unsigned long *)&copy;
+	s = (const unsigned long *)page;
+	for (i = 0; t[i] == s[i]; i++)
+		;
+	pr_err("ZONE_DEVICE template copy of pfn %#lx differs from the slow path in word %u: %#lx, slow path %#lx\n",
+	       pfn, i, t[i], s[i]);
+	dump_page(page, "ZONE_DEVICE slow path");
 	VM_WARN_ON_ONCE(1);
 }
 
@@ -1315,8 +1322,13 @@ zone_device_pages_init_slow(unsigned long pfn, unsigned long end_pfn,
 }
 
 /*
- * Like every other user of non-temporal stores, drain them before a point
- * where the task may be preempted and continue on another CPU.
+ * cond_resched() between memory sections.  The drain is not what makes
+ * sleeping or moving to another CPU safe: under PREEMPT the task can be
+ * preempted between any two stores, and the interrupt or the locked
+ * instructions on the way through the scheduler empty the write-combining
+ * buffers of the CPU it leaves (x86, the one streaming backend).  It costs
+ * one SFENCE per section; the drains that matter are those before the
+ * pages are read or published.
  */
 static inline void zone_device_memmap_resched(bool streaming)
 {

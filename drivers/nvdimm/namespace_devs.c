@@ -863,6 +863,7 @@ static ssize_t size_store(struct device *dev,
 		nspm->uuid = NULL;
 		/* ... and forget its memmap_streaming choice with it */
 		WRITE_ONCE(nspm->nsio.common.memmap_streaming, 0);
+		WRITE_ONCE(nspm->nsio.common.memmap_streaming_set, false);
 	}
 
 	dev_dbg(dev, "%llx %s (%d)\n", val, rc < 0 ? "fail" : "success", rc);
@@ -1339,9 +1340,10 @@ static ssize_t memmap_streaming_show(struct device *dev,
  * Whether the pgmap of this namespace (fsdax or devdax) initializes its
  * memmap with streaming stores: a PGMAP_MEMMAP_STREAMING_* choice, read at
  * the next enable, so refuse changes while the namespace or the pfn/dax
- * device claiming it is bound.  Runtime state only: it is not in the labels
- * or the info block, it is reset when the namespace is deleted (size 0),
- * and it goes with the namespace device when the region is disabled.
+ * device claiming it is bound.  The next enable in fsdax or devdax mode
+ * also saves it in the info block (nd_pfn_init()), from which later enables
+ * read it back, after a reboot or a region disable too.  It is reset when
+ * the namespace is deleted (size 0).
  */
 static ssize_t memmap_streaming_store(struct device *dev,
 				      struct device_attribute *attr,
@@ -1366,6 +1368,7 @@ static ssize_t memmap_streaming_store(struct device *dev,
 		return -EBUSY;
 
 	WRITE_ONCE(ndns->memmap_streaming, req);
+	WRITE_ONCE(ndns->memmap_streaming_set, true);
 	dev_dbg(dev, "memmap_streaming %d\n", req);
 
 	return len;

@@ -122,7 +122,9 @@ typedef uint64_t u64;
 #endif
 #if HAVE_NT
 #include "kernel-fill-x86.h"
-#define memcpy_nontemporal(dst, src, cnt) __memcpy_flushcache_words(dst, src, cnt)
+/* memcpy_flushcache() of a constant 64 bytes, the kernel's struct page. */
+_Static_assert(sizeof(struct page) == 64, "the probe's struct page is 64 bytes");
+#define memcpy_nontemporal(dst, src, cnt) movnti_64(dst, src)
 #else
 #define memcpy_nontemporal(dst, src, cnt) memcpy(dst, src, cnt)
 #endif

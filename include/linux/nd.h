@@ -92,6 +92,10 @@ struct nd_device_driver {
  * @dev: device model node
  * @claim: when set a another personality has taken ownership of the namespace
  * @claim_class: restrict claim type to a given class
+ * @memmap_streaming: the memmap_streaming choice, a PGMAP_MEMMAP_STREAMING_*
+ *	request or 0 for the policy
+ * @memmap_streaming_set: the choice was written since the namespace was
+ *	last enabled in fsdax or devdax mode, and goes to its info block then
  * @rw_bytes: access the raw namespace capacity with byte-aligned transfers
  */
 struct nd_namespace_common {
@@ -100,6 +104,7 @@ struct nd_namespace_common {
 	struct device *claim;
 	enum nvdimm_claim_class claim_class;
 	unsigned int memmap_streaming;
+	bool memmap_streaming_set;
 	int (*rw_bytes)(struct nd_namespace_common *, resource_size_t offset,
 			void *buf, size_t size, int rw, unsigned long flags);
 };

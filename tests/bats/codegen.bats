@@ -103,8 +103,9 @@ variant() {
 	[ "$(wc -l <"$T/want")" -gt 10 ]
 	grep -qF -f "$T/want" "$T/kernel-fill.h"
 	diff <(sed -n '/^static noinline void zone_device_page_fill(/,/^}/p' "$T/kernel-fill.h") "$T/want"
-	grep -q '^static __always_inline void __memcpy_flushcache_word(' "$T/kernel-fill-x86.h"
-	grep -q '^static __always_inline void __memcpy_flushcache_words(' "$T/kernel-fill-x86.h"
+	for f in movnti_8 movnti_16 movnti_32 movnti_64; do
+		grep -q "^static __always_inline void $f(" "$T/kernel-fill-x86.h"
+	done
 	grep -q 'movntiq' "$T/kernel-fill-x86.h"
 }
 

@@ -8,7 +8,10 @@
 #   - it returns to "default" when the namespace is destroyed, so a new
 #     namespace on the same device (create-namespace reuses the destroyed
 #     namespace device, which the test checks) does not inherit it;
-#   - it returns to "default" when the region is disabled and enabled;
+#   - it survives disabling and enabling the region, which recreates the
+#     namespace devices: the enable reads it back from the info block, as
+#     the boot after a reboot does;
+#   - "default" written back is saved the same way;
 #
 # and the first bind after each of these uses the backend the choice gives,
 # as the memmap:memmap_init_zone_device trace event reports it.
@@ -32,8 +35,10 @@ TESTS=(
 	"create-namespace after destroy-namespace reuses the namespace device"
 	"destroy-namespace + create-namespace reads default"
 	"first bind after destroy + create: backend for default"
-	"region disable/enable reads default"
-	"first bind after region disable/enable: backend for default"
+	"region disable/enable keeps the value (info block)"
+	"first bind after region disable/enable: backend for the value"
+	"default written back, region disable/enable reads default"
+	"first bind after that region disable/enable: backend for default"
 )
 
 mi_init
@@ -131,7 +136,14 @@ mi_ns_disable && mi_ns_set "$VALUE" && mi_ns_enable
 mi_ndctl disable-region "$REGION"
 mi_trace_clear
 mi_ndctl enable-region "$REGION"
-lt_check_request "${TESTS[10]}" default
-lt_check_bind "${TESTS[11]}" fs_dax default
+lt_check_request "${TESTS[10]}" "$VALUE"
+lt_check_bind "${TESTS[11]}" fs_dax "$VALUE"
+
+mi_ns_disable && mi_ns_set default && mi_ns_enable
+mi_ndctl disable-region "$REGION"
+mi_trace_clear
+mi_ndctl enable-region "$REGION"
+lt_check_request "${TESTS[12]}" default
+lt_check_bind "${TESTS[13]}" fs_dax default
 
 mi_finished

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit test of the ZONE_DEVICE memmap template copy.
+ *
+ * memmap_init_zone_device() writes most struct pages of a range by copying
+ * a template built through the slow path; with the page_ref_set tracepoint
+ * enabled it writes every page through the slow path instead.  Map a small
+ * range of device-private memory, initialize its memmap both ways over a
+ * poison pattern, and compare the two results byte for byte: heads and
+ * compound tails of several orders, with and without streaming stores.  A
+ * word the template copy leaves unwritten keeps the poison; a field it
+ * gets wrong differs from the slow path's.
+ */
+#include <kunit/test.h>
+#include <linux/ioport.h>
+#include <linux/memremap.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/tracepoint.h>
+#include <trace/events/memmap.h>
+#include <trace/events/page_ref.h>
+
+#define ZDM_POISON	0xa5
+
+struct zdm_case {
+	const char *name;
+	unsigned int order;
+	unsigned int streaming;		/* a PGMAP_MEMMAP_STREAMING_* request */
+};
+
+static const struct zdm_case zdm_cases[] = {
+	{ "order 0",			0, 0 },
+	{ "order 0, streaming on",	0, PGMAP_MEMMAP_STREAMING_ON },
+	{ "order 0, streaming off",	0, PGMAP_MEMMAP_STREAMING_OFF },
+	{ "order 1",			1, 0 },
+	{ "order 4, streaming on",	4, PGMAP_MEMMAP_STREAMING_ON },
+	{ "order 4, streaming off",	4, PGMAP_MEMMAP_STREAMING_OFF },
+	{ "order 9, streaming on",	9, PGMAP_MEMMAP_STREAMING_ON },
+	{ "order 9, streaming off",	9, PGMAP_MEMMAP_STREAMING_OFF },
+};
+
+static void zdm_case_desc(const struct zdm_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(zdm, zdm_cases, zdm_case_desc);
+
+/* What the probes saw during one memmap_init_zone_device() call. */
+struct zdm_seen {
+	unsigned long page_ref_sets;
+	int backend;
+	unsigned long nr_pages;
+};
+
+static void zdm_page_ref_set(void *data, struct page *page, int v)
+{
+	struct zdm_seen *seen = data;
+
+	seen->page_ref_sets++;
+}
+
+static void zdm_memmap_init(void *data, unsigned long start_pfn,
+			    unsigned long nr_pages, enum memory_type type,
+			    bool altmap, enum memmap_init_backend backend,
+			    int threads, int nid, u64 duration_ns)
+{
+	struct zdm_seen *seen = data;
+
+	seen->backend = backend;
+	seen->nr_pages = nr_pages;
+}
+
+static vm_fault_t zdm_migrate_to_ram(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static void zdm_folio_free(struct folio *folio)
+{
+}
+
+static const struct dev_pagemap_ops zdm_ops = {
+	.folio_free	= zdm_folio_free,
+	.migrate_to_ram	= zdm_migrate_to_ram,
+};
+
+/*
+ * Poison the memmap of [@pfn, @pfn + @nr), initialize it with
+ * memmap_init_zone_device() in @zone, through the slow path when @slow,
+ * and copy the result to @out.
+ */
+static void zdm_init(struct kunit *test, struct zone *zone,
+		     struct dev_pagemap *pgmap, unsigned long pfn,
+		     unsigned long nr, bool slow, struct page *out,
+		     struct zdm_seen *seen)
+{
+	struct page *first = pfn_to_page(pfn);
+	int ret;
+
+	memset(seen, 0, sizeof(*seen));
+	seen->backend = -1;
+	memset(first, ZDM_POISON, nr * sizeof(struct page));
+
+	ret = register_trace_memmap_init_zone_device(zdm_memmap_init, seen);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	if (slow) {
+		ret = register_trace_page_ref_set(zdm_page_ref_set, seen);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
+
+	memmap_init_zone_device(zone, pfn, nr, pgmap);
+
+	if (slow)
+		unregister_trace_page_ref_set(zdm_page_ref_set, seen);
+	unregister_trace_memmap_init_zone_device(zdm_memmap_init, seen);
+	tracepoint_synchronize_unregister();
+
+	memcpy(out, first, nr * sizeof(struct page));
+}
+
+static void zdm_template_matches_slow_path(struct kunit *test)
+{
+	const struct zdm_case *c = test->param_value;
+	unsigned long size = max_t(unsigned long, SZ_8M,
+				   4UL << (c->order + PAGE_SHIFT));
+	unsigned long pfn, nr = size >> PAGE_SHIFT, i, bad = 0, first_bad = 0;
+	struct zdm_seen tmpl_seen, slow_seen;
+	struct page *tmpl, *slow;
+	struct dev_pagemap *pgmap;
+	struct resource *res;
+	struct zone *zone;
+	void *addr;
+
+	if (c->order > MAX_FOLIO_ORDER)
+		kunit_skip(test, "order %u is above MAX_FOLIO_ORDER", c->order);
+
+	tmpl = kunit_kzalloc(test, nr * sizeof(struct page), GFP_KERNEL);
+	slow = kunit_kzalloc(test, nr * sizeof(struct page), GFP_KERNEL);
+	pgmap = kunit_kzalloc(test, sizeof(*pgmap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tmpl);
+	KUNIT_ASSERT_NOT_NULL(test, slow);
+	KUNIT_ASSERT_NOT_NULL(test, pgmap);
+
+	res = request_free_mem_region(&iomem_resource, size,
+				      "zone_device_memmap_kunit");
+	if (IS_ERR(res))
+		kunit_skip(test, "no free physical range of %lu bytes: %pe",
+			   size, res);
+
+	pgmap->type = MEMORY_DEVICE_PRIVATE;
+	pgmap->range.start = res->start;
+	pgmap->range.end = res->end;
+	pgmap->nr_range = 1;
+	pgmap->ops = &zdm_ops;
+	pgmap->owner = test;
+	pgmap->vmemmap_shift = c->order;
+	pgmap_set_memmap_streaming(pgmap, c->streaming);
+
+	addr = memremap_pages(pgmap, NUMA_NO_NODE);
+	if (IS_ERR(addr)) {
+		release_mem_region(res->start, resource_size(res));
+		KUNIT_FAIL(test, "memremap_pages() failed: %pe", addr);
+		return;
+	}
+	pfn = PHYS_PFN(res->start);
+	/* Read before the memmap holds poison. */
+	zone = page_zone(pfn_to_page(pfn));
+
+	zdm_init(test, zone, pgmap, pfn, nr, false, tmpl, &tmpl_seen);
+	zdm_init(test, zone, pgmap, pfn, nr, true, slow, &slow_seen);
+
+	for (i = 0; i < nr; i++) {
+		if (memcmp(&tmpl[i], &slow[i], sizeof(struct page))) {
+			if (!bad++)
+				first_bad = i;
+		}
+	}
+
+	/* Leave the memmap as the slow path wrote it, then unmap. */
+	memunmap_pages(pgmap);
+	release_mem_region(res->start, resource_size(res));
+
+	KUNIT_EXPECT_EQ(test, tmpl_seen.nr_pages, nr);
+	KUNIT_EXPECT_NE(test, tmpl_seen.backend, MEMMAP_INIT_SLOW);
+	KUNIT_EXPECT_EQ(test, slow_seen.backend, MEMMAP_INIT_SLOW);
+	/*
+	 * The slow path set the count of every head through set_page_count();
+	 * of the tails, only those not sharing vmemmap pages are written.
+	 */
+	KUNIT_EXPECT_GE(test, slow_seen.page_ref_sets, nr >> c->order);
+
+	if (bad) {
+		const unsigned long *t = (const unsigned long *)&tmpl[first_bad];
+		const unsigned long *s = (const unsigned long *)&slow[first_bad];
+
+		for (i = 0; i < sizeof(struct page) / sizeof(long); i++)
+			if (t[i] != s[i])
+				break;
+		KUNIT_FAIL(test,
+			   "%lu of %lu struct pages differ from the slow path; the first is pfn %#lx (page %lu of its order-%u folio), word %lu: template %#lx, slow path %#lx",
+			   bad, nr, pfn + first_bad,
+			   first_bad & ((1UL << c->order) - 1), c->order,
+			   i, t[i], s[i]);
+	}
+}
+
+static struct kunit_case zdm_test_cases[] = {
+	KUNIT_CASE_PARAM(zdm_template_matches_slow_path, zdm_gen_params),
+	{}
+};
+
+static struct kunit_suite zdm_test_suite = {
+	.name = "zone_device_memmap",
+	.test_cases = zdm_test_cases,
+};
+kunit_test_suite(zdm_test_suite);
+
+MODULE_DESCRIPTION("KUnit test of the ZONE_DEVICE memmap template copy");
+MODULE_LICENSE("GPL");
