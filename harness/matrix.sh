@@ -398,7 +398,7 @@ run_cell() {
 		if [ "$full" = 1 ]; then
 			targs+=(hmm)
 		elif [[ "$(variant_traits "$v")" == *" backend"* ]]; then
-			targs+=("MEMMAP_INIT_HMM=default,on")
+			targs+=(MEMMAP_INIT_HMM=default+on)
 		else
 			targs+=(MEMMAP_INIT_HMM=default)
 		fi

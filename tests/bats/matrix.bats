@@ -248,13 +248,14 @@ EOF2
 
 @test "matrix.sh: the no-parameter cell runs every group, the others controls and backend, numa threads; --full every group" {
 	# And every cell but numa's gets the p2pdma, soft-reserved and reserved
-	# memory; hmm-tests runs with the default request, all three with --full.
+	# memory; hmm-tests runs with the default request (and on, where the
+	# variant has the backend), all three with --full.
 	need_vm
 	L=$BATS_TEST_TMPDIR/logs
 	run matrix --guest-test fake-kselftest --variants stream-y:none+off \
 		--timeout 120 --summary "$SUMMARY" --logs "$L" --append mz.fake=1
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init devs MEMMAP_INIT_HMM=default' "$L/stream-y.none.out"
+	grep -qx '# fake-kselftest: arguments: memmap_init devs MEMMAP_INIT_HMM=default+on' "$L/stream-y.none.out"
 	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs MEMMAP_INIT_POLICY_ONLY=1' \
 		"$L/stream-y.off.out"
 	for c in none off; do
