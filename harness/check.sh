@@ -14,6 +14,8 @@
 #   checkpatch  checkpatch.pl --strict is silent on every patch (but for
 #               the Originally-by: tag, see mz_checkpatch in lib.sh), the
 #               ndctl series' included
+#   distro-config  Debian's own 7.3.4 configuration, after olddefconfig on
+#               the series, gets CONFIG_MEMMAP_STREAMING=y (distro-config.sh)
 #   kernel      the series builds (variant stream-y)
 #   kunit       the series' KUnit test of the template copy on x86_64 and
 #               arm64, through kunit.py in QEMU (harness/kunit.sh)
@@ -82,6 +84,7 @@ apply_tree() {
 step tree apply_tree
 step mirror "$H/check-mirror.sh"
 step checkpatch "$H/check-series.sh" checkpatch
+step distro-config "$H/distro-config.sh"
 
 build=
 kernel() { build=$("$H/build-kernel.sh" stream-y); }
