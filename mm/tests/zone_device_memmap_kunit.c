@@ -214,6 +214,7 @@ static struct kunit_suite zdm_test_suite = {
 	.name = "zone_device_memmap",
 	.test_cases = zdm_test_cases,
 };
+
 kunit_test_suite(zdm_test_suite);
 
 MODULE_DESCRIPTION("KUnit test of the ZONE_DEVICE memmap template copy");
