@@ -104,11 +104,11 @@ EOF2
 
 @test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
 	need_vm
-	run matrix --guest-test fake-kselftest --variants stream-y:bogus+on,stream-n \
+	run matrix --guest-test fake-kselftest --variants stream-y:bogus+on,debug-vm \
 		--params none --timeout 120 --summary "$SUMMARY"
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.variant, .boot_param]] | unique' "$SUMMARY")" = \
-		'[["stream-n","none"],["stream-y","bogus"],["stream-y","on"]]' ]
+		'[["debug-vm","none"],["stream-y","bogus"],["stream-y","on"]]' ]
 	[[ "$output" == *"running 3 cells (2 variants)"* ]]
 	[[ "$output" == *"3 cells, 0 failed"* ]]
 }
