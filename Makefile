@@ -41,7 +41,7 @@ check:
 check-quick:
 	MZ_CHECK_QUICK=1 $(H)/check.sh
 
-#: the KUnit test of the template copy on x86_64 and arm64 (KUNIT_ARGS)
+#: the KUnit test of the template copy: x86_64, arm64, x86_64 with KASAN (KUNIT_ARGS)
 kunit: deps
 	$(H)/kunit.sh $(KUNIT_ARGS)
 
@@ -144,7 +144,7 @@ probe:
 #= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-y)
 #= BENCH_ARGS     bench: harness/bench.sh options, e.g. '--rebinds 30' (see its --help)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
-#= KUNIT_ARGS     kunit: the architectures, e.g. 'arm64' (default: x86_64 arm64)
+#= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)

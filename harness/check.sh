@@ -17,8 +17,9 @@
 #   distro-config  Debian's own 7.3.4 configuration, after olddefconfig on
 #               the series, gets CONFIG_MEMMAP_STREAMING=y (distro-config.sh)
 #   kernel      the series builds (variant stream-y)
-#   kunit       the series' KUnit test of the template copy on x86_64 and
-#               arm64, through kunit.py in QEMU (harness/kunit.sh)
+#   kunit       the series' KUnit test of the template copy on x86_64,
+#               arm64 and x86_64 with KASAN, through kunit.py and QEMU
+#               (harness/kunit.sh)
 #   ndctl       the companion ndctl series applies to ndctl 81 (fetched
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it

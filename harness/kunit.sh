@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh [ARCH...]: the series' KUnit test of the ZONE_DEVICE template
-# copy (mm/tests/zone_device_memmap_kunit.c) on each ARCH (default: x86_64
-# arm64, the two large architectures with ZONE_DEVICE).
+# kunit.sh [RUN...]: the series' KUnit test of the ZONE_DEVICE template
+# copy (mm/tests/zone_device_memmap_kunit.c), one kernel per RUN (default:
+# all three):
+#
+#   x86_64        x86-64, with the streaming backend (MOVNTI)
+#   arm64         arm64, the other large architecture with ZONE_DEVICE
+#   x86_64-kasan  x86-64 with generic KASAN: the template path must run
+#                 there (the test checks the backend each call reports),
+#                 without the streaming backend, which KASAN kernels lack
 #
 # For each architecture the kernel's own tools/testing/kunit/kunit.py
 # configures and builds a small kernel from the test's kunitconfig
@@ -25,7 +31,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # Per architecture: cross compiler prefix, QEMU, kernel image, console,
-# machine (as tools/testing/kunit/qemu_configs/ARCH.py has them).
+# machine (as tools/testing/kunit/qemu_configs/ARCH.py has them).  A RUN is
+# an architecture, or ARCH-kasan for ARCH with KASAN.
 declare -A cross=([x86_64]="" [arm64]=aarch64-linux-gnu-)
 declare -A qemu=([x86_64]=qemu-system-x86_64 [arm64]=qemu-system-aarch64)
 declare -A qemu_pkg=([x86_64]=qemu-system-x86 [arm64]=qemu-system-arm)
@@ -34,14 +41,14 @@ declare -A console=([x86_64]=ttyS0 [arm64]=ttyAMA0)
 declare -A machine=([x86_64]="-bios qboot.rom" [arm64]="-machine virt -cpu max")
 
 usage() {
-	echo "usage: ${0##*/} [ARCH...]   (ARCH: x86_64 arm64; default: both)" >&2
+	echo "usage: ${0##*/} [RUN...]   (RUN: x86_64 arm64 x86_64-kasan; default: all three)" >&2
 	exit 2
 }
-archs=("$@")
-[ ${#archs[@]} -gt 0 ] || archs=(x86_64 arm64)
-for a in "${archs[@]}"; do
-	case "$a" in -*) usage ;; esac
-	[ -n "${qemu[$a]:-}" ] || { echo "${0##*/}: unknown architecture '$a'" >&2; usage; }
+runs=("$@")
+[ ${#runs[@]} -gt 0 ] || runs=(x86_64 arm64 x86_64-kasan)
+for r in "${runs[@]}"; do
+	case "$r" in -*) usage ;; esac
+	[ -n "${qemu[${r%-kasan}]:-}" ] || { echo "${0##*/}: unknown run '$r'" >&2; usage; }
 done
 
 need_tool python3 python3
@@ -52,11 +59,12 @@ kunitconfig=mm/tests/zone_device_memmap.kunitconfig
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
 mkdir -p "$MZ_LOGS"
 
-# run ARCH: build, boot and parse; false on any failure.
+# run RUN: build, boot and parse; false on any failure.
 run() {
-	local a=$1 out=$MZ_CACHE/build/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg summary
+	local r=$1 a=${1%-kasan} out=$MZ_CACHE/build/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg summary
 	local -a build=(python3 tools/testing/kunit/kunit.py build --kunitconfig="$kunitconfig"
 		--arch="$a" --build_dir="$out" --jobs="$MZ_JOBS")
+	[ "$r" = "$a" ] || build+=(--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_KASAN_GENERIC=y)
 	need_tool "${qemu[$a]}" "${qemu_pkg[$a]}"
 	[ -z "${cross[$a]}" ] || {
 		need_tool "${cross[$a]}gcc" gcc-aarch64-linux-gnu
@@ -67,30 +75,30 @@ run() {
 	fi
 	[ "$a" != x86_64 ] || [ "$MZ_ACCEL" != kvm ] || accel=kvm
 	rm -f "$log.build" "$log.console" "$log.log"
-	info "$a: building the KUnit kernel (cold: 3-10 min; log: $log.build)"
+	info "$r: building the KUnit kernel (cold: 3-10 min; log: $log.build)"
 	(cd "$src" && mz_run "$log.build" "${build[@]}") ||
-		{ tail -n 20 "$log.build" >&2; info "$a: the build failed; see $log.build"; return 1; }
+		{ tail -n 20 "$log.build" >&2; info "$r: the build failed; see $log.build"; return 1; }
 	# shellcheck disable=SC2206 # the machine options are words
 	local -a boot=("${qemu[$a]}" -nodefaults -m 1024 -kernel "$out/${image[$a]}"
 		-append "kunit.enable=1 console=${console[$a]} kunit_shutdown=reboot"
 		-no-reboot -nographic -accel "$accel" -serial stdio ${machine[$a]})
-	info "$a: booting it under ${accel^^}: $(mz_quote "${boot[@]}")"
+	info "$r: booting it under ${accel^^}: $(mz_quote "${boot[@]}")"
 	timeout 900 "${boot[@]}" </dev/null >"$log.console" 2>&1 ||
-		info "$a: QEMU exited with status $? (see $log.console)"
+		info "$r: QEMU exited with status $? (see $log.console)"
 	(cd "$src" && python3 tools/testing/kunit/kunit.py parse "$log.console") >"$log.log" 2>&1 || true
-	sed "s/^/  $a: /" "$log.log" >&2
+	sed "s/^/  $r: /" "$log.log" >&2
 	summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log.log" | tail -n 1 || true)
 	if [ -z "$summary" ] || [[ ! "$summary" =~ passed:\ [1-9] ]] ||
 		[[ "$summary" =~ (failed|crashed|skipped|errors):\ [1-9] ]]; then
-		info "$a: FAILED (${summary:-no KUnit results}); console: $log.console"
+		info "$r: FAILED (${summary:-no KUnit results}); console: $log.console"
 		return 1
 	fi
-	info "$a: ${summary#*] }"
+	info "$r: ${summary#*] }"
 }
 
 failed=()
-for a in "${archs[@]}"; do
-	run "$a" || failed+=("$a")
+for r in "${runs[@]}"; do
+	run "$r" || failed+=("$r")
 done
 [ ${#failed[@]} -eq 0 ] || die "KUnit failed on: ${failed[*]}"
-info "KUnit passed on: ${archs[*]}"
+info "KUnit passed on: ${runs[*]}"
