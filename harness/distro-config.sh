@@ -25,16 +25,15 @@ pkg=linux-config-${MZ_BASE_VERSION%.*}
 dl=$MZ_CACHE/dl
 out=$MZ_CACHE/build/distro-config
 mkdir -p "$dl" "$out"
-deb=$(find "$dl" -maxdepth 1 -name "${pkg}_${MZ_DEB_VERSION/\~/%7e}_amd64.deb" | head -n 1)
-if [ -z "$deb" ]; then
+deb=$dl/${pkg}_${MZ_DEB_VERSION}_amd64.deb
+if [ ! -f "$deb" ]; then
 	apt_opts=()
 	mz_private_apt apt_opts "$MZ_CACHE/apt" deb "$MZ_DEB_SUITE"
 	info "downloading $pkg=$MZ_DEB_VERSION (Debian's kernel configurations, ~1 MB)"
 	(cd "$dl" && apt-get "${apt_opts[@]}" download "$pkg=$MZ_DEB_VERSION" >&2) ||
 		die "$pkg $MZ_DEB_VERSION is not served by $MZ_DEB_SUITE"
-	deb=$(find "$dl" -maxdepth 1 -name "${pkg}_*_amd64.deb" | head -n 1)
 fi
-[ -n "$deb" ] || die "no $pkg package in $dl"
+[ -f "$deb" ] || die "apt-get download gave no $deb"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
