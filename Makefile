@@ -49,8 +49,9 @@ kunit: deps
 matrix: deps
 	$(H)/matrix.sh $(MATRIX_ARGS)
 
-#: the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
+#: KUnit under KASAN, the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
 check-debug: deps
+	$(H)/kunit.sh x86_64-kasan
 	$(H)/matrix.sh --variants debug-vm:none+off+on,debug:none+on --full --timeout 2400 \
 		--summary $(CACHE)/results/check-debug-summary.json \
 		--logs $(CACHE)/logs/matrix-debug $(MATRIX_ARGS)
