@@ -14,7 +14,8 @@ CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base
+	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
+	upstream-export check-upstream
 
 #@ usage: make [TARGET] [VAR=value]...
 #@
@@ -36,6 +37,14 @@ bench:
 #: the tests: lint, mirror, checkpatch, build, bats, smoke, matrix
 check:
 	$(H)/check.sh
+
+#: Part 2 rebased onto MZ_UPSTREAM_SRC (v11 queued) into patches/mm-unstable/
+upstream-export: deps
+	$(H)/upstream.sh export
+
+#: patches/mm-unstable/ on MZ_UPSTREAM_SRC: build, then the matrix's no-parameter cells (MATRIX_ARGS)
+check-upstream: deps
+	$(H)/check-upstream.sh $(MATRIX_ARGS)
 
 #: make check without the selftest matrix
 check-quick:
@@ -161,6 +170,10 @@ probe:
 #= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
 #= MZ_FORCE       1: tree.sh and ndctl-tree.sh discard commits that were never exported
 #= MZ_NDCTL_TREE  the git ndctl tree of patches/ndctl/ (default $MZ_CACHE/ndctl)
+#= MZ_PART1       how many patches of the series are Part 1, v11's equivalent (default 7)
+#= MZ_UPSTREAM_SRC  a git tree with v11 queued (mm-unstable, or 7.3.y plus v11): upstream-export, check-upstream
+#= MZ_UPSTREAM_TREE  where upstream.sh clones MZ_UPSTREAM_SRC (default $MZ_CACHE/linux-upstream)
+#= MZ_BUILD_KIND  series (7.3.4, the default) or upstream (MZ_UPSTREAM_SRC with patches/mm-unstable/): the kernels builds and make bench use
 #= MZ_NDCTL_TARBALL  an ndctl_81.orig.tar.gz you downloaded, instead of fetching it
 #= MZ_NDCTL_SHA256  the sha256 that tarball must have (default: Debian's ndctl 81)
 #= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM once per kernel)

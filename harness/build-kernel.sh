@@ -15,6 +15,9 @@
 #
 # Output directory (one per variant, printed on stdout):
 #   $MZ_CACHE/build/{series,base}-VARIANT   bzImage, modules in modroot/
+# With MZ_BUILD_KIND=upstream (harness/lib.sh), the tree is MZ_UPSTREAM_SRC
+# plus patches/mm-unstable/ (harness/upstream.sh apply), or MZ_UPSTREAM_SRC
+# alone with --base, in build/upstream-VARIANT and build/upstream-base-VARIANT.
 # A new one starts as a copy of a finished build of another variant of the
 # same tree (harness/seed-build.sh), so that only what the configuration
 # change touches is recompiled.
@@ -26,8 +29,13 @@ usage() {
 	echo "usage: ${0##*/} [--base] VARIANT   (VARIANT: guest or a Kconfig.fragments/*.config name)" >&2
 	exit 2
 }
-kind=series
-if [ "${1:-}" = --base ]; then kind=base; shift; fi
+kind=$MZ_BUILD_KIND base=0
+if [ "${1:-}" = --base ]; then base=1; shift; fi
+case "$kind" in
+series) [ "$base" = 0 ] || kind=base ;;
+upstream) [ "$base" = 0 ] || kind=upstream-base ;;
+*) die "MZ_BUILD_KIND=$kind: want series (the series on 7.3.4) or upstream (MZ_UPSTREAM_SRC, harness/upstream.sh)" ;;
+esac
 [ $# -eq 1 ] || usage
 variant=$1
 case "$variant" in ''|*/*|base) usage ;; esac
@@ -47,11 +55,12 @@ out=$MZ_CACHE/build/$kind-$variant
 # One build per output directory at a time (make bench and make check may
 # both ask for one); a second build of the same variant waits.
 mz_lock out_lock "$out.lock" "another build of $kind-$variant"
-if [ "$kind" = base ]; then
-	src=$("$MZ_ROOT/harness/tree.sh" base)
-else
-	src=$(mz_tree)
-fi
+case "$kind" in
+base) src=$("$MZ_ROOT/harness/tree.sh" base) ;;
+upstream) src=$("$MZ_ROOT/harness/upstream.sh" apply) ;;
+upstream-base) src=$("$MZ_ROOT/harness/upstream.sh" base) ;;
+*) src=$(mz_tree) ;;
+esac
 # Hold the kernel tree shared while building: tree.sh waits before it
 # rewrites the tree under a running build.
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
@@ -94,7 +103,7 @@ mz_merge_config "$src" "$out" "$log" kernel/configs/tiny.config arch/x86/configs
 # Verify every option the fragments ask for.  In the base tree, options the
 # base's Kconfig does not define (the series' own) are not expected.
 verify=("$MZ_ROOT/harness/verify-config.sh")
-if [ "$kind" = base ]; then verify+=(--src "$src"); fi
+if [ "$base" = 1 ]; then verify+=(--src "$src"); fi
 "${verify[@]}" "$out/.config" "${frags[@]}"
 
 start=$(date +%s)

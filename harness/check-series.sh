@@ -21,11 +21,9 @@
 #               cross gcc) through the generic memcpy_nontemporal() fallback
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
 #   codegen     in mm/mm_init.o of the stream-y build, the template
-#               fill loops (zone_device_page_fill(), plain and MOVNTI)
-#               are the stores of the template's words from registers and
-#               the loop's jump, nothing else (harness/codegen-loops.py),
-#               the callers copy nothing themselves, and the streaming
-#               stores are drained (SFENCE) where the series says
+#               copies are inline MOVNTI or plain word stores, never a
+#               string instruction or a call, and the streaming stores
+#               are drained where the series says (harness/codegen-check.sh)
 #
 # Uses the tree made by harness/tree.sh; builds go to $MZ_CACHE/build/check-*.
 set -euo pipefail
@@ -190,30 +188,11 @@ nozd() {
 	info "!CONFIG_ZONE_DEVICE: ${objs[*]} build"
 }
 
-# The code the template copies compile to (the series' performance rests
-# on it; GCC turns a memcpy() of a struct page into "rep movs" at -Os).
+# The code the template copies compile to (harness/codegen-check.sh).
 codegen() {
-	local b obj f body fences bad=0
+	local b
 	b=${prebuilt:-$("$MZ_ROOT/harness/build-kernel.sh" stream-y)}
-	obj=$b/mm/mm_init.o
-	[ -f "$obj" ] || die "$obj missing"
-	# The fill loops: per page the stores of the template's words from
-	# registers and the loop's own jump, plain and MOVNTI; the callers
-	# leave every copy to zone_device_page_fill().
-	"$MZ_ROOT/harness/codegen-loops.py" "$obj" zone_device_page_fill \
-		zone_device_memmap_init_range:none memmap_init_compound:none || bad=1
-	# function, minimum SFENCEs: zone_device_memmap_init_range (the loop
-	# every thread runs on its chunks) drains before compound setup,
-	# before cond_resched() and at the end of its chunk;
-	# memmap_init_compound before prep_compound_head().
-	for f in zone_device_memmap_init_range:3 memmap_init_compound:1; do
-		body=$(objdump -d --no-show-raw-insn "$obj" | awk -v f="<${f%%:*}>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on')
-		[ -n "$body" ] || { warn "${f%%:*} not found in $obj"; bad=1; continue; }
-		fences=$(grep -c sfence <<<"$body" || true)
-		[ "$fences" -ge "${f##*:}" ] || { warn "${f%%:*}: $fences SFENCE, want at least ${f##*:} (streaming drains)"; bad=1; }
-		info "${f%%:*}: $fences SFENCE"
-	done
-	[ "$bad" -eq 0 ] || die "generated code of the template copies is not what the series promises (above)"
+	"$MZ_ROOT/harness/codegen-check.sh" "$b/mm/mm_init.o"
 }
 
 case "$what" in

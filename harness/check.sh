@@ -24,6 +24,7 @@
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it
 #   codegen     the template copies compile to what the series promises
+#               (harness/codegen-check.sh: inline MOVNTI, the drains)
 #   bats        host-side harness tests, VM tests included
 #   smoke       the guest smoke test: fsdax, devdax, device-private
 #   matrix      the selftests across every variant x boot parameter
@@ -64,7 +65,7 @@ step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 lint() {
 	shellcheck -x "$H"/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* "$MZ_ROOT"/guest/bin/* \
 		"$MZ_ROOT"/tests/guest/* &&
-		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats
+		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/*.bash
 }
 step lint lint
 fetch() {

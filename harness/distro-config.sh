@@ -17,23 +17,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: ${0##*/}   (no arguments)" >&2; exit 2; }
-need_tool apt-get apt
 need_tool dpkg-deb dpkg
 need_tool xz xz-utils
 
 pkg=linux-config-${MZ_BASE_VERSION%.*}
-dl=$MZ_CACHE/dl
 out=$MZ_CACHE/build/distro-config
-mkdir -p "$dl" "$out"
-deb=$dl/${pkg}_${MZ_DEB_VERSION}_amd64.deb
-if [ ! -f "$deb" ]; then
-	apt_opts=()
-	mz_private_apt apt_opts "$MZ_CACHE/apt" deb "$MZ_DEB_SUITE"
-	info "downloading $pkg=$MZ_DEB_VERSION (Debian's kernel configurations, ~1 MB)"
-	(cd "$dl" && apt-get "${apt_opts[@]}" download "$pkg=$MZ_DEB_VERSION" >&2) ||
-		die "$pkg $MZ_DEB_VERSION is not served by $MZ_DEB_SUITE"
-fi
-[ -f "$deb" ] || die "apt-get download gave no $deb"
+mkdir -p "$out"
+deb=$(mz_deb_download "$pkg" "$MZ_DEB_VERSION" "Debian's kernel configurations, ~1 MB" \
+	"run the check with a newer base")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -40,17 +40,8 @@ need_tool tar tar
 need_tool dpkg-deb dpkg
 need_tool xz xz-utils
 
-mkdir -p "$MZ_CACHE/dl"
-deb=${MZ_DEB_FILE:-$MZ_CACHE/dl/${MZ_DEB_PACKAGE}_${MZ_DEB_VERSION/\~/%7e}_all.deb}
-
-if [ ! -f "$deb" ]; then
-	apt_opts=()
-	mz_private_apt apt_opts "$MZ_CACHE/apt" deb "$MZ_DEB_SUITE"
-	info "downloading $MZ_DEB_PACKAGE=$MZ_DEB_VERSION (~190 MB)"
-	(cd "$MZ_CACHE/dl" && apt-get "${apt_opts[@]}" download "$MZ_DEB_PACKAGE=$MZ_DEB_VERSION" >&2) ||
-		die "$MZ_DEB_PACKAGE $MZ_DEB_VERSION is not served by $MZ_DEB_SUITE any more; download it by hand and set MZ_DEB_FILE=/path/to.deb, or use your own 7.3.y tree with LINUX_SRC=/path"
-	deb=$(find "$MZ_CACHE/dl" -maxdepth 1 -name "${MZ_DEB_PACKAGE}_*.deb" | head -n 1)
-fi
+deb=${MZ_DEB_FILE:-$(mz_deb_download "$MZ_DEB_PACKAGE" "$MZ_DEB_VERSION" "~190 MB" \
+	"download it by hand and set MZ_DEB_FILE=/path/to.deb, or use your own 7.3.y tree with LINUX_SRC=/path")}
 
 [ -f "$deb" ] || die "$deb does not exist"
 info "verifying sha256 of ${deb##*/}"

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-fill.sh SRC DIR: extract the series' template fill loop from a
-# kernel tree (or the mirror) SRC into two C headers in DIR, for the
+# kernel-fill.sh SRC DIR: extract the series' per-page template copy from
+# a kernel tree (or the mirror) SRC into two C headers in DIR, for the
 # user-space store probe (harness/probe/store-probe.c includes them).
 #
-# DIR/kernel-fill.h holds, verbatim, zone_device_page_fill() of
-# SRC/mm/mm_init.c; DIR/kernel-fill-x86.h the MOVNTI word helpers that
-# x86's memcpy_nontemporal() uses for a 64-byte struct page, movnti_8()
-# to movnti_64() of
-# SRC/arch/x86/include/asm/string_64.h.  So the probe times the kernel's
-# own loop: a change to either shows in the probe at its next build.  A
-# function that is missing, or appears twice, is an error: the probe would
-# time something else.
+# DIR/kernel-fill.h holds, verbatim, zone_device_page_copy(),
+# zone_device_page_init_template_refresh() and
+# zone_device_page_init_from_template() of SRC/mm/mm_init.c;
+# DIR/kernel-fill-x86.h the MOVNTI word helpers that x86's
+# memcpy_nontemporal() uses for a 64-byte struct page, movnti_8() to
+# movnti_64() of SRC/arch/x86/include/asm/string_64.h.  So the probe times
+# the kernel's own copy: a change to either shows in the probe at its next
+# build.  A function that is missing, or appears twice, is an error: the
+# probe would time something else.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,14 +23,21 @@ src=$1 dir=$2
 [ -d "$dir" ] || die "$dir: no such directory"
 
 # extract FILE FUNCTION: the definition of FUNCTION, from its
-# "static [ATTRIBUTES ]void FUNCTION(" line to the first "}" line.
+# "static [ATTRIBUTES ]void FUNCTION(" line, or its "FUNCTION(" line
+# under a "static [ATTRIBUTES ]void" line, to the first "}" line.
 extract() {
 	local file=$1 fn=$2 n text
 	[ -f "$file" ] || die "$file missing: is $src a kernel tree with the series?"
-	n=$(grep -cE "^static ([a-z_]+ )*void $fn\(" "$file" || true)
+	n=$(awk -v fn="$fn" '
+		$0 ~ "^static ([a-z_]+ )*void " fn "\\(" { n++ }
+		$0 ~ "^" fn "\\(" && prev ~ /^static ([a-z_]+ )*void$/ { n++ }
+		{ prev = $0 } END { print n + 0 }' "$file")
 	[ "$n" = 1 ] ||
-		die "$file has $n definitions of $fn(), want 1: the probe's loop would not be the kernel's (update harness/kernel-fill.sh with the series)"
-	text=$(awk -v fn="$fn" '$0 ~ "^static ([a-z_]+ )*void " fn "\\(" { on = 1 } on { print } on && /^}/ { exit }' "$file")
+		die "$file has $n definitions of $fn(), want 1: the probe's copy would not be the kernel's (update harness/kernel-fill.sh with the series)"
+	text=$(awk -v fn="$fn" '
+		$0 ~ "^static ([a-z_]+ )*void " fn "\\(" { on = 1 }
+		$0 ~ "^" fn "\\(" && prev ~ /^static ([a-z_]+ )*void$/ { on = 1; print prev }
+		on { print } on && /^}/ { exit } { prev = $0 }' "$file")
 	[ "$(tail -n 1 <<<"$text")" = "}" ] || die "$fn() in $file has no closing brace at the start of a line"
 	printf '/* %s, from %s */\n%s\n\n' "$fn()" "${file#"$src"/}" "$text"
 }
@@ -53,4 +61,5 @@ write() {
 
 write kernel-fill-x86.h "$src/arch/x86/include/asm/string_64.h" \
 	movnti_8 movnti_16 movnti_32 movnti_64
-write kernel-fill.h "$src/mm/mm_init.c" zone_device_page_fill
+write kernel-fill.h "$src/mm/mm_init.c" zone_device_page_copy \
+	zone_device_page_init_template_refresh zone_device_page_init_from_template

@@ -58,8 +58,20 @@ CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 # The git ndctl tree with patches/ndctl/ applied as commits.
 MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
+# How many patches of the series are Part 1 (v11 of the original series,
+# queued upstream); the rest is Part 2, the delta upstream.sh exports.
+MZ_PART1=${MZ_PART1:-7}
+# Where upstream.sh makes its clones of MZ_UPSTREAM_SRC.
+MZ_UPSTREAM_TREE=${MZ_UPSTREAM_TREE:-$MZ_CACHE/linux-upstream}
+# Which trees build-kernel.sh builds: series (the series on 7.3.4, or
+# with --base 7.3.4 alone) or upstream (MZ_UPSTREAM_SRC plus
+# patches/mm-unstable/, or with --base MZ_UPSTREAM_SRC alone: make
+# check-upstream, and make bench to compare Part 2 with v11 itself).
+MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}
 # Also read, without a default here:
 #   LINUX_SRC (your own 7.3.y tree as the base, tree.sh)
+#   MZ_UPSTREAM_SRC (a git tree with v11 queued: mm-unstable, or 7.3.y
+#     plus v11; upstream.sh, build-kernel.sh --upstream)
 #   MZ_DEB_FILE (a linux-source-7.3 .deb you downloaded, fetch-base.sh)
 #   MZ_KSRC (the kernel tree for the selftests and ktap_helpers.sh;
 #     default: the tree the build came from)
@@ -327,6 +339,28 @@ mz_private_apt() {
 	: >"$dir/update.log"
 	mz_run "$dir/update.log" apt-get "${_mzpa[@]}" -q update ||
 		die "apt-get update for $suite failed (see $dir/update.log); check network access to the host's Debian mirror"
+}
+
+# mz_deb_download PKG VERSION SIZE INSTEAD: download Debian's binary
+# package PKG=VERSION from $MZ_DEB_SUITE (the host's mirror, through the
+# private apt state of mz_private_apt) into $MZ_CACHE/dl, unless it is
+# there already, and print its path.  SIZE says how large it is, INSTEAD
+# what to do when the suite no longer serves it.
+mz_deb_download() {
+	local pkg=$1 ver=$2 size=$3 instead=$4 deb
+	local -a apt_opts=()
+	mkdir -p "$MZ_CACHE/dl"
+	deb=$(find "$MZ_CACHE/dl" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
+	if [ -z "$deb" ]; then
+		need_tool apt-get apt
+		mz_private_apt apt_opts "$MZ_CACHE/apt" deb "$MZ_DEB_SUITE"
+		info "downloading $pkg=$ver ($size)"
+		(cd "$MZ_CACHE/dl" && apt-get "${apt_opts[@]}" download "$pkg=$ver" >&2) ||
+			die "$pkg $ver is not served by $MZ_DEB_SUITE any more; $instead"
+		deb=$(find "$MZ_CACHE/dl" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
+		[ -n "$deb" ] || die "apt-get download of $pkg=$ver left no .deb in $MZ_CACHE/dl"
+	fi
+	echo "$deb"
 }
 
 # mz_placeholder_email EMAIL: true when EMAIL is no one's address: the

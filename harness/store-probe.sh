@@ -8,7 +8,7 @@
 # 64-byte slot, cached movq vs MOVNTI, cold vs warm destination, memset and
 # non-temporal fill as the ceiling).  It is not a measurement of the kernel.
 #
-# The copy cases run the kernel's own fill loop: kernel-fill.sh extracts it
+# The copy cases run the kernel's own per-page copy: kernel-fill.sh extracts it
 # from the mirror (mm/mm_init.c, arch/x86/include/asm/string_64.h) into
 # $MZ_CACHE/probe/ at every run, and the binary is rebuilt with gcc
 # whenever the probe's source or the extracted loop is newer than it; all ARGS go to the probe unchanged (--size, --repeat,

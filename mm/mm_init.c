@@ -981,41 +981,11 @@ static void __init memmap_init(void)
 }
 
 #ifdef CONFIG_ZONE_DEVICE
-/*
- * The page count a ZONE_DEVICE page of @pgmap starts with.
- *
- * MEMORY_DEVICE_PRIVATE, MEMORY_DEVICE_COHERENT and MEMORY_DEVICE_PCI_P2PDMA
- * pages are released directly to the driver page allocator, which sets the
- * page count to 1 when it hands a page out again (zone_device_page_init()).
- * MEMORY_DEVICE_FS_DAX pages are not allocated at all: the filesystem takes a
- * reference each time it maps one.  All of these start with a page count of 0.
- *
- * MEMORY_DEVICE_GENERIC pages keep the count of 1 that __init_single_page()
- * set and have it reset to one whenever it drops to 0.
- */
-static inline int zone_device_page_init_refcount(const struct dev_pagemap *pgmap)
-{
-	switch (pgmap->type) {
-	case MEMORY_DEVICE_FS_DAX:
-	case MEMORY_DEVICE_PRIVATE:
-	case MEMORY_DEVICE_COHERENT:
-	case MEMORY_DEVICE_PCI_P2PDMA:
-		return 0;
-	case MEMORY_DEVICE_GENERIC:
-	default:
-		return 1;
-	}
-}
-
-/*
- * Initialize the state every ZONE_DEVICE page of @pgmap shares, except for
- * the page count, which depends on the role of the page (see
- * zone_device_page_init_refcount() and memmap_init_compound()).
- */
-static void __ref __zone_device_page_init(struct page *page, unsigned long pfn,
+static void __ref __init_zone_device_page(struct page *page, unsigned long pfn,
 					  unsigned long zone_idx, int nid,
 					  struct dev_pagemap *pgmap)
 {
+
 	__init_single_page(page, pfn, zone_idx, nid);
 
 	/*
@@ -1034,24 +1004,37 @@ static void __ref __zone_device_page_init(struct page *page, unsigned long pfn,
 	 */
 	page_folio(page)->pgmap = pgmap;
 	page->zone_device_data = NULL;
-}
 
-/* Initialize one ZONE_DEVICE page field by field: the slow path. */
-static void __ref zone_device_page_init_slow(struct page *page,
-					     unsigned long pfn,
-					     unsigned long zone_idx, int nid,
-					     struct dev_pagemap *pgmap)
-{
-	__zone_device_page_init(page, pfn, zone_idx, nid, pgmap);
-	if (!zone_device_page_init_refcount(pgmap))
+	/*
+	 * MEMORY_DEVICE_PRIVATE, MEMORY_DEVICE_COHERENT and
+	 * MEMORY_DEVICE_PCI_P2PDMA pages are released directly to the driver
+	 * page allocator, which sets the page count to 1 when it hands a page
+	 * out again (zone_device_page_init()).  MEMORY_DEVICE_FS_DAX pages are
+	 * not allocated at all: the filesystem takes a reference each time it
+	 * maps one.  All of these start with a page count of 0.
+	 *
+	 * MEMORY_DEVICE_GENERIC pages keep the count of 1 that
+	 * __init_single_page() set and have it reset to one whenever it
+	 * drops to 0.
+	 */
+	switch (pgmap->type) {
+	case MEMORY_DEVICE_FS_DAX:
+	case MEMORY_DEVICE_PRIVATE:
+	case MEMORY_DEVICE_COHERENT:
+	case MEMORY_DEVICE_PCI_P2PDMA:
 		set_page_count(page, 0);
+		break;
+
+	case MEMORY_DEVICE_GENERIC:
+		break;
+	}
 }
 
 /*
  * The template fast path.
  *
  * Apart from the section bits in page->flags and, where it exists,
- * page->virtual, the struct pages that zone_device_page_init_slow() writes
+ * page->virtual, the struct pages that __init_zone_device_page() writes
  * for one pgmap are identical.  memmap_init_zone_device() therefore builds
  * the first page through the slow path, keeps a copy of it as a template and
  * copies the template to every other PFN, refreshing only the PFN-dependent
@@ -1071,61 +1054,21 @@ static inline bool zone_device_page_init_use_template(void)
 }
 
 /*
- * Write @template to the @nr struct pages from @page on.  The template's
- * words are loaded once, into locals that the compiler keeps in registers,
- * so per page the loop is the stores of those words and nothing else: no
- * load, no call, no test but the loop's.  memcpy() of a struct page may
- * instead become a string instruction whose startup cost alone is
- * comparable to the slow path for one page.  Out of line, because the
- * callers' cond_resched() would leave too few registers across the loop.
- *
- * With @streaming the stores are memcpy_nontemporal()'s: call
- * memcpy_nontemporal_drain() before anything reads the pages, writes them
- * with ordinary stores, or publishes them.  The test on @streaming stays
- * outside the loops, and so does the destination's alignment, which
- * memcpy_nontemporal() would otherwise test per page.
+ * Copy a template page with word-sized loads and stores at fixed offsets.
+ * memcpy() of a struct page may be emitted as a string instruction whose
+ * startup cost alone is comparable to the slow path for one page.
  */
-static noinline void zone_device_page_fill(struct page *page,
-					   const struct page *template,
-					   unsigned long nr, bool streaming)
+static __always_inline void zone_device_page_copy(struct page *page,
+						  const struct page *template)
 {
+	const unsigned int nr_words = sizeof(*page) / sizeof(unsigned long);
 	const unsigned long *src = (const unsigned long *)template;
-	unsigned long words[sizeof(*page) / sizeof(unsigned long)];
+	unsigned long *dst = (unsigned long *)page;
 	unsigned int i;
 
 	unrolled_full
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		words[i] = src[i];
-
-	page = __builtin_assume_aligned(page, sizeof(unsigned long));
-	if (streaming) {
-		for (; nr; nr--, page++)
-			memcpy_nontemporal(page, words, sizeof(*page));
-		return;
-	}
-
-	for (; nr; nr--, page++) {
-		unsigned long *dst = (unsigned long *)page;
-
-		unrolled_full
-		for (i = 0; i < ARRAY_SIZE(words); i++)
-			dst[i] = words[i];
-	}
-}
-
-/*
- * How many struct pages from @pfn on, before @end_pfn, take the template
- * written for @pfn: those of its memory section (whose number may be in
- * page->flags), or just the one where page->virtual holds its address.
- */
-static inline unsigned long zone_device_template_run(unsigned long pfn,
-						     unsigned long end_pfn)
-{
-#ifdef WANT_PAGE_VIRTUAL
-	if (!is_highmem_idx(ZONE_DEVICE))
-		return 1;
-#endif
-	return min(round_up(pfn + 1, PAGES_PER_SECTION), end_pfn) - pfn;
+	for (i = 0; i < nr_words; i++)
+		dst[i] = src[i];
 }
 
 /* Point @template at @pfn: the only state that differs between PFNs. */
@@ -1140,20 +1083,19 @@ zone_device_page_init_template_refresh(struct page *template, unsigned long pfn)
 }
 
 /*
- * Initialize the struct pages of [@pfn, @end_pfn) from @template, one run
- * of identical pages at a time.
+ * Refresh @template for @pfn and copy it to @page, with non-temporal stores
+ * if @streaming: memcpy_nontemporal_drain() must then run before anything
+ * reads the page, writes it with ordinary stores, or publishes it.
  */
 static __always_inline void
-zone_device_pages_from_template(unsigned long pfn, unsigned long end_pfn,
-				struct page *template, bool streaming)
+zone_device_page_init_from_template(struct page *page, unsigned long pfn,
+				    struct page *template, bool streaming)
 {
-	while (pfn < end_pfn) {
-		unsigned long nr = zone_device_template_run(pfn, end_pfn);
-
-		zone_device_page_init_template_refresh(template, pfn);
-		zone_device_page_fill(pfn_to_page(pfn), template, nr, streaming);
-		pfn += nr;
-	}
+	zone_device_page_init_template_refresh(template, pfn);
+	if (streaming)
+		memcpy_nontemporal(page, template, sizeof(*page));
+	else
+		zone_device_page_copy(page, template);
 }
 
 /*
@@ -1180,6 +1122,51 @@ static inline unsigned long compound_nr_pages(unsigned long pfn,
 	return VMEMMAP_RESERVE_NR * (PAGE_SIZE / sizeof(struct page));
 }
 
+static void __ref memmap_init_compound(struct page *head,
+				       unsigned long head_pfn,
+				       unsigned long zone_idx, int nid,
+				       struct dev_pagemap *pgmap,
+				       unsigned long nr_pages,
+				       bool use_template, bool streaming)
+{
+	unsigned long pfn, end_pfn = head_pfn + nr_pages;
+	unsigned int order = pgmap->vmemmap_shift;
+	struct page template;
+
+	/*
+	 * We have to initialize the pages, including setting up page links.
+	 * prep_compound_page() does not take care of that, so instead we
+	 * open-code prep_compound_page() so we can take care of initializing
+	 * the pages in the same go.
+	 *
+	 * All tails of one compound page are identical but for the
+	 * PFN-dependent state, so the first tail seeds a template for the
+	 * others.  The compound head pointer differs between compound pages,
+	 * hence one template per compound page.
+	 */
+	__SetPageHead(head);
+	for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (use_template && pfn != head_pfn + 1) {
+			zone_device_page_init_from_template(page, pfn, &template,
+							    streaming);
+			continue;
+		}
+
+		__init_zone_device_page(page, pfn, zone_idx, nid, pgmap);
+		prep_compound_tail(page, head, order);
+		set_page_count(page, 0);
+		if (use_template)
+			template = *page;
+	}
+
+	/* prep_compound_head() writes into the first tail pages. */
+	if (streaming)
+		memcpy_nontemporal_drain();
+	prep_compound_head(head, order);
+}
+
 /* What memmap_init_zone_device() passes to zone_device_memmap_init_range(). */
 struct zone_device_memmap_job {
 	struct dev_pagemap *pgmap;
@@ -1190,68 +1177,6 @@ struct zone_device_memmap_job {
 	bool use_template;
 	bool streaming;
 };
-
-static void __ref
-zone_device_compound_tail_init_slow(struct page *page, unsigned long pfn,
-				    struct page *head,
-				    const struct zone_device_memmap_job *job)
-{
-	zone_device_page_init_slow(page, pfn, job->zone_idx, job->nid,
-				   job->pgmap);
-	prep_compound_tail(page, head, job->pgmap->vmemmap_shift);
-	set_page_count(page, 0);
-}
-
-/*
- * Initialize the tail pages of the compound page at @head_pfn, of which
- * @nr_pages struct pages are written, then the head's compound fields.
- *
- * All tails of all compound pages of one pgmap are identical but for the
- * PFN-dependent state and the compound head pointer, so with a @template
- * every tail is written from it, the head pointer refreshed once per
- * compound page, except that when @seed is true (the first compound page
- * of a range) the first tail goes through the slow path and seeds the
- * template.  Without @template, every tail takes the slow path.
- */
-static void __ref memmap_init_compound(struct page *head,
-				       unsigned long head_pfn,
-				       unsigned long nr_pages,
-				       const struct zone_device_memmap_job *job,
-				       struct page *template, bool seed)
-{
-	unsigned long pfn = head_pfn + 1, end_pfn = head_pfn + nr_pages;
-	unsigned int order = job->pgmap->vmemmap_shift;
-
-	/*
-	 * We have to initialize the pages, including setting up page links.
-	 * prep_compound_page() does not take care of that, so instead we
-	 * open-code prep_compound_page() so we can take care of initializing
-	 * the pages in the same go.
-	 */
-	__SetPageHead(head);
-	if (template && !seed) {
-		set_compound_head(template, head, order);
-	} else if (template) {
-		/* The first tail through the slow path seeds the template. */
-		zone_device_compound_tail_init_slow(pfn_to_page(pfn), pfn, head,
-						    job);
-		*template = *pfn_to_page(pfn);
-		pfn++;
-	}
-
-	if (template) {
-		zone_device_pages_from_template(pfn, end_pfn, template,
-						job->streaming);
-		/* prep_compound_head() writes into the first tail pages. */
-		if (job->streaming)
-			memcpy_nontemporal_drain();
-	} else {
-		for (; pfn < end_pfn; pfn++)
-			zone_device_compound_tail_init_slow(pfn_to_page(pfn),
-							    pfn, head, job);
-	}
-	prep_compound_head(head, order);
-}
 
 /*
  * CONFIG_DEBUG_VM: rebuild the last page that the template wrote in
@@ -1291,11 +1216,12 @@ static void zone_device_memmap_check_template(unsigned long start_pfn,
 
 	page = pfn_to_page(pfn);
 	copy = *page;
-	if (head)
-		zone_device_compound_tail_init_slow(page, pfn, head, job);
-	else
-		zone_device_page_init_slow(page, pfn, job->zone_idx, job->nid,
-					   job->pgmap);
+	__init_zone_device_page(page, pfn, job->zone_idx, job->nid,
+				job->pgmap);
+	if (head) {
+		prep_compound_tail(page, head, job->pgmap->vmemmap_shift);
+		set_page_count(page, 0);
+	}
 	if (!memcmp(&copy, page, sizeof(copy)))
 		return;
 
@@ -1312,36 +1238,11 @@ static void zone_device_memmap_check_template(unsigned long start_pfn,
 	VM_WARN_ON_ONCE(1);
 }
 
-static void __ref
-zone_device_pages_init_slow(unsigned long pfn, unsigned long end_pfn,
-			    const struct zone_device_memmap_job *job)
-{
-	for (; pfn < end_pfn; pfn++)
-		zone_device_page_init_slow(pfn_to_page(pfn), pfn, job->zone_idx,
-					   job->nid, job->pgmap);
-}
-
-/*
- * cond_resched() between memory sections.  The drain is not what makes
- * sleeping or moving to another CPU safe: under PREEMPT the task can be
- * preempted between any two stores, and the interrupt or the locked
- * instructions on the way through the scheduler empty the write-combining
- * buffers of the CPU it leaves (x86, the one streaming backend).  It costs
- * one SFENCE per section; the drains that matter are those before the
- * pages are read or published.
- */
-static inline void zone_device_memmap_resched(bool streaming)
-{
-	if (streaming)
-		memcpy_nontemporal_drain();
-	cond_resched();
-}
-
 /*
  * Initialize the struct pages of [@start_pfn, @end_pfn), which starts and
  * ends at compound page boundaries: the whole range, or one chunk of it
  * when several threads share the work.  A chunk depends on no other: it
- * seeds its own templates from its first pages, and drains its own
+ * seeds its own template from its first page, and drains its own
  * non-temporal stores before it returns, which is before its thread
  * reports the chunk done.
  */
@@ -1353,52 +1254,38 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 	unsigned int pfns_per_compound = job->pfns_per_compound;
 	bool use_template = job->use_template;
 	bool streaming = job->streaming;
-	struct page template, tail_template;
-	unsigned long pfn = start_pfn, next;
+	struct page template;
+	unsigned long pfn;
 
-	/* Seed the template from the first real page. */
-	zone_device_pages_init_slow(pfn, pfn + 1, job);
-	if (use_template)
-		template = *pfn_to_page(pfn);
-
-	if (pfns_per_compound == 1) {
-		/* The other pages, one memory section at a time. */
-		for (pfn++; pfn < end_pfn; pfn = next) {
-			next = min(round_up(pfn + 1, PAGES_PER_SECTION), end_pfn);
-			if (use_template)
-				zone_device_pages_from_template(pfn, next,
-								&template,
-								streaming);
-			else
-				zone_device_pages_init_slow(pfn, next, job);
-			zone_device_memmap_resched(streaming);
-		}
-		goto out;
-	}
-
-	for (; pfn < end_pfn; pfn += pfns_per_compound) {
+	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
 		struct page *page = pfn_to_page(pfn);
 
-		/* Every head but the first, written above. */
-		if (pfn != start_pfn && use_template)
-			zone_device_pages_from_template(pfn, pfn + 1, &template,
-							streaming);
-		else if (pfn != start_pfn)
-			zone_device_pages_init_slow(pfn, pfn + 1, job);
+		if (use_template && pfn != start_pfn) {
+			zone_device_page_init_from_template(page, pfn, &template,
+							    streaming);
+		} else {
+			/* Seed the template from the first real page. */
+			__init_zone_device_page(page, pfn, job->zone_idx,
+						job->nid, job->pgmap);
+			if (use_template)
+				template = *page;
+		}
+
+		if (IS_ALIGNED(pfn, PAGES_PER_SECTION))
+			cond_resched();
+
+		if (pfns_per_compound == 1)
+			continue;
 
 		/* Compound head setup reads and writes the head page. */
 		if (streaming)
 			memcpy_nontemporal_drain();
-		memmap_init_compound(page, pfn,
+		memmap_init_compound(page, pfn, job->zone_idx, job->nid,
+				     job->pgmap,
 				     compound_nr_pages(pfn, job->altmap, job->pgmap),
-				     job, use_template ? &tail_template : NULL,
-				     pfn == start_pfn);
-
-		if (IS_ALIGNED(pfn, PAGES_PER_SECTION))
-			zone_device_memmap_resched(streaming);
+				     use_template, streaming);
 	}
 
-out:
 	/*
 	 * The pages are read once every chunk is done: by pageblock init
 	 * (under CONFIG_DEBUG_VM), then by anyone once the pgmap is

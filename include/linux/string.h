@@ -278,35 +278,29 @@ static inline void memcpy_flushcache(void *dst, const void *src, size_t cnt)
 }
 #endif
 
-#ifndef __HAVE_ARCH_MEMCPY_NONTEMPORAL
-/**
- * memcpy_nontemporal - copy to memory that is written once, not read soon
- * @dst: destination
- * @src: source
- * @cnt: number of bytes to copy
- *
- * Like memcpy(), for large initialization passes whose destination is not
- * read back soon: an architecture may use non-temporal stores that bypass
- * the caches and avoid reading the destination lines in first.  Such stores
- * are weakly ordered: call memcpy_nontemporal_drain() before the destination
- * is read, written by ordinary stores, or published to another CPU.
- *
- * An architecture provides its own version only where the whole transfer
- * can stay non-temporal; the generic version is memcpy().
+#ifndef memcpy_nontemporal
+/*
+ * memcpy_nontemporal(dst, src, len) - copy to memory that is written once
+ * and not read back soon.  An architecture may implement it with stores
+ * that bypass the cache; here it is memcpy().  It is a macro so that the
+ * memcpy() call, and FORTIFY_SOURCE's checks of it, stay at the caller.
+ * It returns nothing, and orders nothing beyond what memcpy() does.
  */
-static __always_inline void memcpy_nontemporal(void *dst, const void *src,
-					       size_t cnt)
-{
-	memcpy(dst, src, cnt);
-}
+#define memcpy_nontemporal(dst, src, len) \
+	((void)memcpy(dst, src, len))
+#endif
 
+#ifndef memcpy_nontemporal_drain
 /**
- * memcpy_nontemporal_drain - order memcpy_nontemporal() stores before later ones
+ * memcpy_nontemporal_drain - order earlier non-temporal stores
  *
- * Makes every store of earlier memcpy_nontemporal() calls on this CPU visible
- * before any memory access that follows.
+ * Non-temporal stores may be weakly ordered against other stores.  After
+ * this, every store of an earlier memcpy_nontemporal() on this CPU is
+ * visible before any store that follows: call it before the destination
+ * is published to another CPU or a device, for example by a lock release
+ * or a flag.  Nothing where memcpy_nontemporal() is memcpy().
  */
-static __always_inline void memcpy_nontemporal_drain(void)
+static inline void memcpy_nontemporal_drain(void)
 {
 }
 #endif

@@ -1,26 +1,23 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side tests of the template fill loop's checks (Debian's bats):
+# Host-side tests of the template copy's checks (Debian's bats):
 #
 #   bats tests/bats/codegen.bats
 #
-# codegen-loops.py on canned objdump output (tests/bats/fixtures/codegen/
-# good.s, the fill function as GCC 12 compiles it for the guest kernel,
-# and variants of it made here, each with one defect), kernel-fill.sh on
-# the mirror and on broken copies of it, and the store probe built with
-# the extracted loop (gcc), whose loops must have the kernel's shape.  A
-# few seconds; nothing boots.
+# codegen-check.sh on small objects gcc builds here (the two functions it
+# reads, right and with one defect each), kernel-fill.sh on the mirror and
+# on broken copies of it, and the store probe built with the extracted
+# copy (gcc).  A few seconds; nothing boots.
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 # shellcheck disable=SC2016 # the sed scripts hold assembly, not expansions
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	export ROOT H FIX
+	export ROOT H
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
-	FIX=$BATS_TEST_DIRNAME/fixtures/codegen
 }
 
 setup() {
@@ -29,80 +26,73 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 }
 
-# loops FILE ARGS...: codegen-loops.py on canned output FILE.
-loops() {
-	local f=$1
-	shift
-	"$H/codegen-loops.py" --asm "$f" obj.o "$@"
+# object NAME RANGE-BODY COMPOUND-BODY: $T/NAME.o, whose two functions
+# are the asm of RANGE-BODY and COMPOUND-BODY.
+object() {
+	command -v gcc >/dev/null || skip "no gcc (make deps installs it)"
+	[ "$(uname -m)" = x86_64 ] || skip "the MOVNTI checks read x86-64 code"
+	cat >"$T/$1.c" <<-EOF
+	void __memcpy_flushcache(void);
+	void zone_device_memmap_init_range(void) { asm volatile($2 ::: "memory"); }
+	void memmap_init_compound(void) { asm volatile($3 ::: "memory"); }
+	EOF
+	gcc -O2 -c -o "$T/$1.o" "$T/$1.c"
 }
 
-# variant NAME SED-SCRIPT: good.s changed by SED-SCRIPT, as $T/NAME.s.
-variant() {
-	sed "$2" "$FIX/good.s" >"$T/$1.s"
-	! cmp -s "$FIX/good.s" "$T/$1.s"
+# The streaming copy of one struct page: eight MOVNTI.
+NT='"movnti %%rax,(%%rdi); movnti %%rax,8(%%rdi); movnti %%rax,16(%%rdi); movnti %%rax,24(%%rdi);"
+	"movnti %%rax,32(%%rdi); movnti %%rax,40(%%rdi); movnti %%rax,48(%%rdi); movnti %%rax,56(%%rdi);"'
+
+@test "codegen-check.sh: inline MOVNTI and the drains pass" {
+	object good "$NT \"sfence; sfence\"" "$NT \"sfence\""
+	run -0 --separate-stderr "$H/codegen-check.sh" "$T/good.o"
+	[[ "$stderr" == *"zone_device_memmap_init_range: 8 MOVNTI, 2 SFENCE, 0 string instructions"* ]]
+	[[ "$stderr" == *"memmap_init_compound: 8 MOVNTI, 1 SFENCE"* ]]
 }
 
-@test "codegen-loops.py: the kernel's fill loops pass, plain and MOVNTI" {
-	run -0 loops "$FIX/good.s" zone_device_page_fill caller:none
-	[[ "$output" == *"ok   plain fill loop at zone_device_page_fill+0x35: 11 instructions, 8 stores"* ]]
-	[[ "$output" == *"ok   streaming fill loop at zone_device_page_fill+0x66: 11 instructions, 8 stores"* ]]
-	[[ "$output" == *"ok   caller: no MOVNTI"* ]]
-	run -0 loops "$FIX/good.s" zone_device_page_fill:plain
-	run -0 loops "$FIX/good.s" zone_device_page_fill:streaming
+@test "codegen-check.sh: a missing drain, a string instruction, a call or no MOVNTI fails" {
+	object nodrain "$NT \"sfence\"" "$NT \"sfence\""
+	run -1 --separate-stderr "$H/codegen-check.sh" "$T/nodrain.o"
+	[[ "$stderr" == *"zone_device_memmap_init_range: 1 SFENCE, want at least 2"* ]]
+	object rep "$NT \"rep movsq; sfence; sfence\"" "$NT \"sfence\""
+	run -1 --separate-stderr "$H/codegen-check.sh" "$T/rep.o"
+	[[ "$stderr" == *"has a rep movs/stos"* ]]
+	object call "$NT \"call __memcpy_flushcache; sfence; sfence\"" "$NT \"sfence\""
+	run -1 --separate-stderr "$H/codegen-check.sh" "$T/call.o"
+	[[ "$stderr" == *"calls __memcpy_flushcache()"* ]]
+	object cached "\"sfence; sfence\"" "$NT \"sfence\""
+	run -1 --separate-stderr "$H/codegen-check.sh" "$T/cached.o"
+	[[ "$stderr" == *"0 MOVNTI, want at least 8"* ]]
 }
 
-@test "codegen-loops.py: the template reloaded per page fails" {
-	variant reload 's/^ 465:\tmov    %rcx,(%rax)$/ 465:\tmov    0x0(%rsp),%rcx\n 466:\tmov    %rcx,(%rax)/'
-	run -1 loops "$T/reload.s" zone_device_page_fill
-	[[ "$output" == *"FAIL plain fill loop at zone_device_page_fill+0x35: 12 instructions, 8 stores: 1 load(s)"* ]]
-	[[ "$output" == *"FAIL zone_device_page_fill: no clean plain fill loop"* ]]
-	# The streaming loop is still fine, but any unclean loop fails.
-	[[ "$output" == *"ok   streaming fill loop at zone_device_page_fill+0x66"* ]]
-	run -1 loops "$T/reload.s" zone_device_page_fill:streaming
+@test "codegen-check.sh: a function the object lacks fails; bad usage exits 2" {
+	command -v gcc >/dev/null || skip "no gcc (make deps installs it)"
+	echo 'void zone_device_memmap_init_range(void) { }' >"$T/one.c"
+	gcc -O2 -c -o "$T/one.o" "$T/one.c"
+	run -1 --separate-stderr "$H/codegen-check.sh" "$T/one.o"
+	[[ "$stderr" == *"memmap_init_compound: not in"* ]]
+	run -2 "$H/codegen-check.sh"
+	run -1 "$H/codegen-check.sh" "$T/missing.o"
 }
 
-@test "codegen-loops.py: a per-page test, a call or a missing word store fails" {
-	variant test 's/^ 4bd:\tadd    \$0x40,%rax$/ 4bb:\ttest   $0x7,%al\n 4bc:\tjne    4c7 <zone_device_page_fill+0x97>\n&/'
-	run -1 loops "$T/test.s" zone_device_page_fill
-	[[ "$output" == *"FAIL streaming fill loop"*"2 jumps, not the loop's one"* ]]
-	variant call 's/^ 488:\tsub    \$0x1,%rdx$/ 486:\tcall   500 <__memcpy>\n&/'
-	run -1 loops "$T/call.s" zone_device_page_fill
-	[[ "$output" == *"FAIL plain fill loop"*"a call"* ]]
-	variant seven '/^ 46c:/d'
-	run -1 loops "$T/seven.s" zone_device_page_fill
-	[[ "$output" == *"FAIL zone_device_page_fill: no clean plain fill loop of 8 word stores"* ]]
-	run -0 loops "$T/seven.s" zone_device_page_fill:streaming
-}
+FILL_FNS=(zone_device_page_copy zone_device_page_init_template_refresh zone_device_page_init_from_template)
 
-@test "codegen-loops.py: a caller with a copy of its own fails" {
-	variant callernt 's/^ 4d3:\tmov    %rcx,(%rdi)$/ 4d3:\tmovnti %rcx,(%rdi)/'
-	run -1 loops "$T/callernt.s" zone_device_page_fill caller:none
-	[[ "$output" == *"FAIL caller: 1 MOVNTI, 0 string or memcpy() copies of its own"* ]]
-	variant callerrep 's/^ 4d3:\tmov    %rcx,(%rdi)$/ 4d3:\trep movsq %ds:(%rsi),%es:(%rdi)/'
-	run -1 loops "$T/callerrep.s" caller:none
-	[[ "$output" == *"FAIL caller: 0 MOVNTI, 1 string or memcpy() copies of its own"* ]]
-}
-
-@test "codegen-loops.py: a function the object lacks fails; bad usage exits 2" {
-	run -1 --separate-stderr loops "$FIX/good.s" zone_device_page_fill no_such_function
-	[[ "$stderr" == *"FAIL no_such_function: not in the object"* ]]
-	run -2 --separate-stderr loops "$FIX/good.s"
-	[[ "$stderr" == *"an object and at least one function are needed"* ]]
-	run -2 --separate-stderr loops "$FIX/good.s" zone_device_page_fill:fast
-	[[ "$stderr" == *"KIND is plain, streaming or none"* ]]
-	run -2 --separate-stderr loops "$FIX/good.s" --words 0 zone_device_page_fill
-	run -2 --separate-stderr "$H/codegen-loops.py" --asm "$T/none.s" obj.o f
-	[[ "$stderr" == *"cannot read $T/none.s"* ]]
+# fn_text FILE FN: FN's definition in FILE, its "static ... void" line
+# included when the name starts the next line.
+fn_text() {
+	awk -v fn="$2" '
+		$0 ~ "^static ([a-z_]+ )*void " fn "\\(" { on = 1 }
+		$0 ~ "^" fn "\\(" && prev ~ /^static / { on = 1; print prev }
+		on { print } on && /^}/ { exit } { prev = $0 }' "$1"
 }
 
 @test "kernel-fill.sh: the probe's headers hold the kernel's functions verbatim" {
 	run -0 "$H/kernel-fill.sh" "$ROOT" "$T"
-	# Every line of each extracted function is the mirror's, in order.
-	awk '/^static noinline void zone_device_page_fill\(/ { on = 1 } on { print } on && /^}/ { exit }' \
-		"$ROOT/mm/mm_init.c" >"$T/want"
-	[ "$(wc -l <"$T/want")" -gt 10 ]
-	grep -qF -f "$T/want" "$T/kernel-fill.h"
-	diff <(sed -n '/^static noinline void zone_device_page_fill(/,/^}/p' "$T/kernel-fill.h") "$T/want"
+	for f in "${FILL_FNS[@]}"; do
+		fn_text "$ROOT/mm/mm_init.c" "$f" >"$T/want"
+		[ "$(wc -l <"$T/want")" -gt 4 ]
+		diff <(fn_text "$T/kernel-fill.h" "$f") "$T/want"
+	done
 	for f in movnti_8 movnti_16 movnti_32 movnti_64; do
 		grep -q "^static __always_inline void $f(" "$T/kernel-fill-x86.h"
 	done
@@ -112,26 +102,29 @@ variant() {
 @test "kernel-fill.sh: a missing or doubled function is an error and leaves no header" {
 	mkdir -p "$T/src/mm" "$T/src/arch/x86/include/asm" "$T/out"
 	cp "$ROOT/arch/x86/include/asm/string_64.h" "$T/src/arch/x86/include/asm/"
-	sed 's/zone_device_page_fill(/zone_device_page_copy(/' "$ROOT/mm/mm_init.c" >"$T/src/mm/mm_init.c"
+	sed 's/^zone_device_page_init_from_template(/zone_device_page_init_other(/' "$ROOT/mm/mm_init.c" >"$T/src/mm/mm_init.c"
 	run -1 --separate-stderr "$H/kernel-fill.sh" "$T/src" "$T/out"
-	[[ "$stderr" == *"has 0 definitions of zone_device_page_fill(), want 1"* ]]
+	[[ "$stderr" == *"has 0 definitions of zone_device_page_init_from_template(), want 1"* ]]
 	[ ! -e "$T/out/kernel-fill.h" ]
 	[ -z "$(find "$T/out" -name 'kernel-fill.h.*')" ]
-	{ cat "$ROOT/mm/mm_init.c"; sed -n '/^static noinline void zone_device_page_fill(/,/^}/p' "$ROOT/mm/mm_init.c"; } \
-		>"$T/src/mm/mm_init.c"
+	{ cat "$ROOT/mm/mm_init.c"; fn_text "$ROOT/mm/mm_init.c" zone_device_page_copy; } >"$T/src/mm/mm_init.c"
 	run -1 --separate-stderr "$H/kernel-fill.sh" "$T/src" "$T/out"
-	[[ "$stderr" == *"has 2 definitions of zone_device_page_fill()"* ]]
+	[[ "$stderr" == *"has 2 definitions of zone_device_page_copy()"* ]]
 	run -2 "$H/kernel-fill.sh" "$T/src"
 }
 
-@test "store probe: built from the kernel's loop, with the kernel's loop shape" {
+@test "store probe: built from the kernel's copy, MOVNTI inline" {
 	command -v gcc >/dev/null || skip "no gcc (make deps installs it)"
 	[ "$(uname -m)" = x86_64 ] || skip "the MOVNTI loop is x86-64's"
 	run -0 "$H/store-probe.sh" --size 64M --repeat 1
 	[[ "$output" == *"copy, cached 8x movq"* ]]
 	[ -x "$MZ_CACHE/probe/store-probe" ]
-	run -0 "$H/codegen-loops.py" "$MZ_CACHE/probe/store-probe" zone_device_page_fill
-	# The probe follows the mirror: a changed loop rebuilds it.
-	cmp -s <(sed -n '/^static noinline void zone_device_page_fill(/,/^}/p' "$MZ_CACHE/probe/kernel-fill.h") \
-		<(sed -n '/^static noinline void zone_device_page_fill(/,/^}/p' "$ROOT/mm/mm_init.c")
+	objdump -d --no-show-raw-insn "$MZ_CACHE/probe/store-probe" |
+		awk '$2 == "<copy_nt>:" { on = 1; next } on && /^$/ { exit } on' >"$T/copy_nt.s"
+	[ "$(grep -c movnti "$T/copy_nt.s")" -ge 8 ]
+	! grep -q 'call' "$T/copy_nt.s" || grep -q 'call.*flags_word' "$T/copy_nt.s"
+	# The probe follows the mirror: a changed copy rebuilds it.
+	for f in "${FILL_FNS[@]}"; do
+		cmp -s <(fn_text "$MZ_CACHE/probe/kernel-fill.h" "$f") <(fn_text "$ROOT/mm/mm_init.c" "$f")
+	done
 }

@@ -16,16 +16,13 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load vm_helper
 
 setup_file() {
 	export ROOT H
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
-	export MZ_TEST_INITRAMFS=$BATS_FILE_TMPDIR/initramfs.cpio.gz
-	if [ -n "${MZ_TEST_BUILD:-}" ] && [ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
-		"$H/initramfs.sh" --add "$ROOT/tests/guest:/mz/tests" "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" \
-			>/dev/null 2>"$BATS_FILE_TMPDIR/initramfs.err" || true
-	fi
+	mz_vm_initramfs --add "$ROOT/tests/guest:/mz/tests"
 }
 
 setup() {
@@ -42,19 +39,6 @@ fake_build() {
 	echo 0.0.1-fake >"$T/build/include/config/kernel.release"
 	echo '# fake ktap helpers' >"$T/ksrc/tools/testing/selftests/kselftest/ktap_helpers.sh"
 	export MZ_KSRC=$T/ksrc
-}
-
-# Skip unless MZ_TEST_BUILD names a built kernel; fail if its initramfs
-# could not be made.
-need_vm() {
-	[ -n "${MZ_TEST_BUILD:-}" ] ||
-		skip "no kernel: set MZ_TEST_BUILD to a build-kernel.sh output directory"
-	[ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ] ||
-		skip "no kernel: $MZ_TEST_BUILD/arch/x86/boot/bzImage missing"
-	if [ ! -f "$MZ_TEST_INITRAMFS" ]; then
-		cat "$BATS_FILE_TMPDIR/initramfs.err" >&2
-		false
-	fi
 }
 
 vm() {
@@ -119,6 +103,29 @@ vm() {
 	run -2 "$H/build-kernel.sh" guest extra
 	run -2 "$H/fetch-base.sh" --bogus
 	run -2 "$H/tree.sh" bogus
+}
+
+@test "upstream.sh, build-kernel.sh: a base tree without v11 is refused, naming what is missing" {
+	# Whatever happens, nothing is written to the repository's patches/.
+	export MZ_PATCHES=$T/patches
+	run -2 "$H/upstream.sh"
+	run -2 "$H/upstream.sh" bogus
+	MZ_UPSTREAM_SRC= run -1 "$H/upstream.sh" apply
+	[[ "$output" == *"set MZ_UPSTREAM_SRC to a git kernel tree with v11"* ]]
+	MZ_UPSTREAM_SRC=$T/none run -1 "$H/upstream.sh" base
+	[[ "$output" == *"does not exist"* ]]
+	# A 7.3.4-like tree: the template helper is missing.
+	mkdir -p "$T/up/mm" "$T/up/include/linux"
+	echo 'void memmap_init_zone_device(void);' >"$T/up/mm/mm_init.c"
+	echo '#define memcpy_nontemporal(d, s, n) memcpy(d, s, n)' >"$T/up/include/linux/string.h"
+	git -C "$T/up" init -q
+	git -C "$T/up" add -A
+	git -C "$T/up" -c user.name=t -c user.email=t@localhost commit -q -m base
+	MZ_UPSTREAM_SRC=$T/up run -1 "$H/upstream.sh" export
+	[[ "$output" == *"does not have v11 of the template series"* ]]
+	[ ! -e "$MZ_CACHE/linux-upstream-export" ] && [ ! -e "$T/patches" ]
+	MZ_BUILD_KIND=bogus run -1 "$H/build-kernel.sh" guest
+	[[ "$output" == *"MZ_BUILD_KIND=bogus: want series"* ]]
 }
 
 # --- lib.sh and the Makefile -------------------------------------------------

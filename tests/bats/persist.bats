@@ -12,37 +12,29 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load vm_helper
 
 setup_file() {
 	export ROOT H
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
-	export INITRD=$BATS_FILE_TMPDIR/initramfs.cpio.gz
-	if [ -n "${MZ_TEST_BUILD:-}" ] && [ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
-		"$H/initramfs.sh" "$MZ_TEST_BUILD" "$INITRD" \
-			>/dev/null 2>"$BATS_FILE_TMPDIR/initramfs.err" || true
-	fi
+	mz_vm_initramfs
 }
 
 setup() {
 	export MZ_CACHE=$BATS_TEST_TMPDIR/cache MZ_LOGS=$BATS_TEST_TMPDIR/cache/logs
 	export MZ_ACCEL=${MZ_ACCEL:-tcg} MZ_VM_DIR=$BATS_TEST_TMPDIR/vm
 	T=$BATS_TEST_TMPDIR
-	[ -n "${MZ_TEST_BUILD:-}" ] ||
-		skip "no kernel: set MZ_TEST_BUILD to a build-kernel.sh output directory"
-	if [ ! -f "$INITRD" ]; then
-		cat "$BATS_FILE_TMPDIR/initramfs.err" >&2
-		false
-	fi
+	need_vm
 }
 
 @test "a namespace's memmap_streaming choice survives a reboot (on and off, fsdax and devdax)" {
 	run --separate-stderr "$H/vm.sh" --nvdimms 2 --timeout 600 --log "$T/set.log" \
-		"$MZ_TEST_BUILD" "$INITRD" -- persist set
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- persist set
 	echo "$output"
 	[ "$status" -eq 0 ] || { echo "$stderr"; tail -n 40 "$T/set.log"; false; }
 	run --separate-stderr "$H/vm.sh" --nvdimms 2 --keep-nvdimm --timeout 600 --log "$T/check.log" \
-		"$MZ_TEST_BUILD" "$INITRD" -- persist check
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- persist check
 	echo "$output"
 	[ "$status" -eq 0 ] || { echo "$stderr"; tail -n 40 "$T/check.log"; false; }
 	# Both boots reported every result, and the check saw both binds.

@@ -166,25 +166,21 @@ static __always_inline void memcpy_flushcache(void *dst, const void *src, size_t
 }
 
 /*
- * KASAN and KMSAN keep the instrumented generic memcpy_nontemporal(): the
- * MOVNTI sequences above are invisible to them.  ARCH_HAS_MEMCPY_NONTEMPORAL
- * (arch/x86/Kconfig) is not selected there either.
+ * KASAN and KMSAN do not see the stores of the asm above: they keep the
+ * generic memcpy_nontemporal(), whose memcpy() they instrument.  Keep this
+ * test in step with ARCH_HAS_MEMCPY_NONTEMPORAL in arch/x86/Kconfig.
  */
 #if !defined(CONFIG_KASAN) && !defined(CONFIG_KMSAN)
-#define __HAVE_ARCH_MEMCPY_NONTEMPORAL 1
-/*
- * Whole words to a word-aligned destination stay non-temporal from start
- * to end in memcpy_flushcache(); anything else is an ordinary memcpy().
- */
+/* MOVNTI, through the memcpy_flushcache() that pmem already uses. */
+#define memcpy_nontemporal memcpy_nontemporal
 static __always_inline void memcpy_nontemporal(void *dst, const void *src,
 					       size_t cnt)
 {
-	if (!(cnt & 7) && !((unsigned long)dst & 7))
-		memcpy_flushcache(dst, src, cnt);
-	else
-		memcpy(dst, src, cnt);
+	memcpy_flushcache(dst, src, cnt);
 }
 
+/* MOVNTI stores are weakly ordered: SFENCE orders them before later ones. */
+#define memcpy_nontemporal_drain memcpy_nontemporal_drain
 static __always_inline void memcpy_nontemporal_drain(void)
 {
 	asm volatile("sfence" ::: "memory");

@@ -62,7 +62,7 @@ case "${MEMMAP_INIT_POLICY_ONLY:-0}" in
 1) policy_only=1 MI_REQUESTS=(default) ;;
 *) mi_bail "MEMMAP_INIT_POLICY_ONLY='$MEMMAP_INIT_POLICY_ONLY' is not 0 or 1" ;;
 esac
-mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_trace_need
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 mi_devices

@@ -22,8 +22,7 @@
 . "$(dirname "$0")/memmap_lib.sh"
 
 mi_init
-mi_trace_init ||
-	mi_skip_all "$MI_TRACE_WHY: kernel without streaming memmap init"
+mi_trace_need
 have_config=1
 mi_load_config || have_config=0
 mi_devices

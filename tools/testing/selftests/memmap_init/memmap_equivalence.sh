@@ -74,7 +74,7 @@ DIGEST=/sys/kernel/debug/test_memmap_digest
 
 mi_init
 [ -f "$DIGEST_KO" ] || mi_skip_all "$DIGEST_KO not built (needs KDIR at build time)"
-mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_trace_need
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 mi_pageref_available ||

@@ -347,6 +347,21 @@ mi_trace_init() {
 	fi
 }
 
+# mi_trace_need: mi_trace_init, or end the test.  A kernel without the
+# series has no event and no streaming: the test is skipped as a whole.  A
+# kernel with it (pgmap_memmap_streaming() in /proc/kallsyms) must have the
+# event, or this series' observability is broken: one failed result.
+mi_trace_need() {
+	mi_trace_init && return 0
+	if ! grep -qw pgmap_memmap_streaming /proc/kallsyms 2>/dev/null; then
+		mi_skip_all "$MI_TRACE_WHY: kernel without streaming memmap init"
+	fi
+	ktap_print_header
+	ktap_set_plan 1
+	ktap_test_fail "the kernel has pgmap_memmap_streaming() but $MI_TRACE_WHY"
+	ktap_finished
+}
+
 mi_trace_clear() {
 	: >"$MI_TRACE/trace"
 }

@@ -42,7 +42,7 @@ TESTS=(
 )
 
 mi_init
-mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_trace_need
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 command -v ndctl >/dev/null || mi_skip_all "ndctl not installed"

@@ -62,7 +62,7 @@ PGMAP_KO=$MI_DIR/test_modules/test_memmap_pgmap.ko
 PGMAP=/sys/kernel/debug/test_memmap_pgmap
 
 mi_init
-mi_trace_init || mi_skip_all "$MI_TRACE_WHY"
+mi_trace_need
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 mi_debugfs || mi_skip_all "no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
