@@ -110,7 +110,7 @@ vm() {
 	export MZ_PATCHES=$T/patches
 	run -2 "$H/upstream.sh"
 	run -2 "$H/upstream.sh" bogus
-	MZ_UPSTREAM_SRC= run -1 "$H/upstream.sh" apply
+	MZ_UPSTREAM_SRC='' run -1 "$H/upstream.sh" apply
 	[[ "$output" == *"set MZ_UPSTREAM_SRC to a git kernel tree with v11"* ]]
 	MZ_UPSTREAM_SRC=$T/none run -1 "$H/upstream.sh" base
 	[[ "$output" == *"does not exist"* ]]
