@@ -1350,28 +1350,6 @@ mi_threads_chunk() {
 	echo "$(((min + a - 1) / a * a)) $a"
 }
 
-# How many times a test binds a range that may run on several threads
-# before it accepts that it ran on one.  The helpers start while the
-# binding thread already works through the chunks, and the chunks of a
-# 1 GiB range take a few milliseconds in all: a helper not running on
-# another CPU by then does not count.  The scheduler wakes it on an idle
-# CPU that shares the binding CPU's last-level cache; a kernel without
-# CONFIG_SCHED_MC knows of no such CPU and wakes it on the busy binding
-# CPU, where it waits for the idle CPU's next tick (1.4 to 3.8 ms in a
-# TCG guest; 3 to 13 of 15 binds of 1 GiB ran on one thread).  With it,
-# a guest's other vCPU still has to be run by its host in time: with
-# two guests of two vCPUs on two host CPUs, 8 of 22 binds ran on one
-# thread, and once twelve in a row.  mi_thread_backoff spreads the
-# tries over a minute.
-MI_THREAD_TRIES=12
-
-# mi_thread_backoff TRY: before the bind after try TRY ran on one thread,
-# wait TRY seconds, so that a cause that lasts a few seconds (a busy
-# host) does not fail every try; after the last try, return at once.
-mi_thread_backoff() {
-	[ "$1" -ge "$MI_THREAD_TRIES" ] || sleep "$1"
-}
-
 # mi_threads_expected NR_PAGES START_PFN COMPOUND ALTMAP NODE LIMIT: "LO HI
 # NID WHY": the threads a memmap init of that range (compound pages of
 # COMPOUND pages, its memmap in an altmap if ALTMAP is 1, memory of NODE,
