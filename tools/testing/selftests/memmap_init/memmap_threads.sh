@@ -221,7 +221,8 @@ same_as_one() {
 	# every chunk is the scheduler's to decide, not a promise of the
 	# kernel; the struct pages must match either way.
 	[ "$n" -ge 2 ] ||
-		ktap_print_msg "$desc: ran on $n thread(s), $p possible: no helper started in time"
+		ktap_print_msg "$desc: ran on $n thread(s), $p possible:" \
+			"no helper started in time"
 	if ! digest "$MI_TMP/many"; then
 		"$unbind"
 		mi_result "$desc" 1 "no digest of the bind on $n threads"
@@ -273,7 +274,8 @@ else
 		# use; whether a helper started in time is a diagnostic.
 		[ "$n" -ge 1 ] && [ "$n" -le "$p" ] && ok=0
 		[ "$n" -ge 2 ] || [ "$p" -lt 2 ] ||
-			ktap_print_msg "$NS_MANY: ran on $n thread(s), up to $p possible: no helper started in time"
+			ktap_print_msg "$NS_MANY: ran on $n thread(s)," \
+				"up to $p possible: no helper started in time"
 	fi
 	if [ "$ok" = 0 ] && [ "$p" -lt 2 ]; then
 		mi_skip "$NS_MANY" "the range can only run on one thread here: $why"
