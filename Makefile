@@ -14,7 +14,7 @@ CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
 VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
+	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
 	upstream-export check-upstream
 
 #@ usage: make [TARGET] [VAR=value]...
@@ -73,6 +73,11 @@ OUT ?= $(CACHE)/send
 #: the series with your git identity and Cc: lines, for git send-email (OUT)
 send-prep: deps
 	$(H)/send-prep.sh "$(OUT)"
+
+THREADS_OUT ?= $(CACHE)/send-threads
+#: the same for the follow-up series of patches/threads/, on top of patches/ (THREADS_OUT)
+send-prep-threads: deps
+	$(H)/send-prep.sh --threads "$(THREADS_OUT)"
 
 NDCTL_OUT ?= $(CACHE)/send-ndctl
 #: the same for the companion ndctl series of patches/ndctl/ (NDCTL_OUT)
@@ -157,6 +162,7 @@ probe:
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
+#= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)
 #= PROBE_ARGS     probe: harness/store-probe.sh options
 #= NDCTL_ARGS     check-ndctl: harness/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'
@@ -187,7 +193,7 @@ probe:
 #= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
 #= CCACHE_DIR     ccache's directory (default $MZ_CACHE/ccache)
 #= MZ_PATCHES     the series the checks and send-prep read (default patches/)
-#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v10')
+#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v11')
 #= MZ_KSRC        kernel tree for the selftests and ktap_helpers.sh (default: the build's)
 #= MZ_VM_DIR      NVDIMM backing files (default $MZ_CACHE/vm, $MZ_CACHE/vm-bench)
 #= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)

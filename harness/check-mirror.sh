@@ -25,7 +25,7 @@ g read-tree "$MZ_BASE_TAG"
 
 n=0
 plist=()
-mz_series_patches plist "$MZ_ROOT/patches"
+mz_stack_patches plist "$MZ_ROOT/patches"
 for p in ${plist[@]+"${plist[@]}"}; do
 	g apply --cached "$MZ_ROOT/patches/$p" 2>"$tmp/err" ||
 		die "patches/$p does not apply on $MZ_BASE_TAG: $(head -n 1 "$tmp/err")"

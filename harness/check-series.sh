@@ -10,10 +10,12 @@
 #                (build-kernel.sh's output; check.sh passes the one it
 #                built), instead of running build-kernel.sh stream-y
 #
-#   checkpatch  scripts/checkpatch.pl --strict on every patch: no output but
+#   checkpatch  scripts/checkpatch.pl --strict on every patch of patches/
+#               and of its follow-up series patches/threads/: no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
 #               also on the ndctl series in patches/ndctl/ (--no-tree)
-#   bisect      every patch builds on its own with the stream-y config
+#   bisect      every patch of both series builds on its own with the
+#               stream-y config
 #               (incremental builds in one O= directory, one per commit)
 #   sparse      make C=2 on the C files the series touches, base vs series:
 #               no new sparse warnings
@@ -57,7 +59,8 @@ checkpatch() {
 	local p out bad=0 dir plist n
 	dir=$(cd "$MZ_PATCHES" && pwd) || die "no patches directory $MZ_PATCHES"
 	[ -f "$dir/series" ] || die "$dir/series missing"
-	mz_series_patches plist "$dir"
+	# The series and its follow-up (threads/).
+	mz_stack_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
 		# From inside the kernel tree; see mz_checkpatch in lib.sh.
 		out=$(mz_checkpatch "$tree" "$dir/$p")

@@ -17,8 +17,7 @@ for f in "$1" "$2"; do
 done
 
 # The series' own symbols, as an awk-readable list.
-own=$(sed -n 's/^+\(menu\)\{0,1\}config \([A-Za-z0-9_]*\)$/CONFIG_\2/p' "$MZ_ROOT"/patches/*.patch 2>/dev/null |
-	sort -u | tr '\n' ' ')
+own=$(mz_own_configs "$MZ_ROOT/patches" | tr '\n' ' ')
 
 awk -v own="$own" '
 	BEGIN { n = split(own, o, " "); for (i = 1; i <= n; i++) skip[o[i]] = 1 }

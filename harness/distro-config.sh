@@ -41,8 +41,7 @@ mz_run "$MZ_LOGS/distro-config.log" make -C "$src" O="$out" olddefconfig ||
 
 # The series' own symbols (as config-diff.sh finds them) and the ones
 # that decide whether they apply.
-mapfile -t own < <(sed -n 's/^+\(menu\)\{0,1\}config \([A-Za-z0-9_]*\)$/CONFIG_\2/p' \
-	"$MZ_PATCHES"/*.patch | sort -u)
+mapfile -t own < <(mz_own_configs "$MZ_PATCHES")
 for s in CONFIG_ZONE_DEVICE CONFIG_DEVICE_PRIVATE CONFIG_KASAN CONFIG_KMSAN "${own[@]}"; do
 	v=$(sed -n "s/^$s=//p" "$out/.config")
 	printf '%-40s %s\n' "$s" "${v:-not set}"

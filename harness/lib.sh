@@ -51,8 +51,14 @@ MZ_JOBS=${MZ_JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
 # The series the checks read (export.sh always writes patches/).
 MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
-# The subject prefix export.sh gives the series.
-MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v10}
+# The subject prefix export.sh gives the series (both: the follow-up
+# series was split out of the same version).
+MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v11}
+# The follow-up series, applied on top of the series of patches/: its
+# folder under patches/, and the kernel tree's branch that ends where it
+# starts (the tree's "series" branch holds both).
+MZ_FOLLOWUP=threads
+MZ_FIRST_BRANCH=opt-in
 # Where the matrix and the benchmark write their JSON.
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
@@ -208,9 +214,35 @@ mz_series_patches() {
 	[ -f "$2/series" ] || return 0
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
-		[ -f "$2/$p" ] || die "patches/series names $p, which does not exist"
+		[ -f "$2/$p" ] || die "$2/series names $p, which does not exist"
 		_mzsp+=("$p")
 	done <"$2/series"
+}
+
+# mz_stack_patches ARRAY [DIR]: set ARRAY to the patches of DIR (default
+# patches/) and then those of its follow-up series (DIR/$MZ_FOLLOWUP), in
+# the order they apply, as paths relative to DIR.
+mz_stack_patches() {
+	local -n _mzst=$1
+	local dir=${2:-$MZ_ROOT/patches} p
+	local -a _mzst_1=() _mzst_2=()
+	mz_series_patches _mzst_1 "$dir"
+	mz_series_patches _mzst_2 "$dir/$MZ_FOLLOWUP"
+	_mzst=(${_mzst_1[@]+"${_mzst_1[@]}"})
+	for p in ${_mzst_2[@]+"${_mzst_2[@]}"}; do
+		_mzst+=("$MZ_FOLLOWUP/$p")
+	done
+}
+
+# mz_own_configs [DIR]: the Kconfig symbols the patches of DIR (default
+# patches/) and its follow-up add, as CONFIG_NAME lines, sorted.
+mz_own_configs() {
+	local dir=${1:-$MZ_ROOT/patches} p
+	local -a _mzoc=()
+	mz_stack_patches _mzoc "$dir"
+	for p in ${_mzoc[@]+"${_mzoc[@]}"}; do
+		sed -n 's/^+\(menu\)\{0,1\}config \([A-Za-z0-9_]*\)$/CONFIG_\2/p' "$dir/$p"
+	done | sort -u
 }
 
 # mz_tree: print the kernel tree with the series applied.  check.sh applies
@@ -263,11 +295,12 @@ mz_since() { echo $(( $(date +%s) - $1 )); }
 # (see export.sh).
 MZ_MIRROR_DIRS="mm arch include drivers kernel lib Documentation tools/testing/selftests MAINTAINERS"
 
-# A stamp of the series as it is in patches/ now.
+# A stamp of the series as it is in patches/ now, its follow-up included.
 series_stamp() {
 	local f
 	{
-		for f in "$MZ_ROOT"/patches/series "$MZ_ROOT"/patches/*.patch; do
+		for f in "$MZ_ROOT"/patches/series "$MZ_ROOT"/patches/*.patch \
+			"$MZ_ROOT/patches/$MZ_FOLLOWUP"/series "$MZ_ROOT/patches/$MZ_FOLLOWUP"/*.patch; do
 			[ -f "$f" ] && cat "$f"
 		done
 		true
@@ -416,7 +449,11 @@ mz_strip_identity() {
 # "series" of the git tree TREE the base tag TAG plus one commit per patch
 # that DIR/series lists (git am), with DIR/0000-cover-letter.patch's text as
 # the branch description, and record STAMP (the patches' digest) and the
-# head in TREE's git config.  Nothing happens while both still match.  A
+# head in TREE's git config.  When DIR has a follow-up series
+# (DIR/$MZ_FOLLOWUP/series), branch $MZ_FIRST_BRANCH ends after DIR's
+# patches and takes that description; "series" goes on with the
+# follow-up's patches and takes its cover letter's.  Nothing happens while
+# both still match.  A
 # branch with commits that were never exported, or with uncommitted
 # changes, is not rewritten unless MZ_FORCE=1.  Messages name the tree
 # NAME and DIR LABEL, and EXPORT the command that keeps such commits.
@@ -443,19 +480,34 @@ mz_apply_series() {
 	git -C "$tree" config user.email "$MZ_TREE_EMAIL"
 	git -C "$tree" checkout -q -f -B series "$tag"
 	git -C "$tree" reset -q --hard "$tag"
-	mz_series_patches plist "$dir"
+	git -C "$tree" branch -q -D "$MZ_FIRST_BRANCH" 2>/dev/null || true
+	mz_stack_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
+		case "$p" in
+		"$MZ_FOLLOWUP"/*)
+			[ -n "$(git -C "$tree" branch --list "$MZ_FIRST_BRANCH")" ] ||
+				git -C "$tree" branch -q "$MZ_FIRST_BRANCH" HEAD ;;
+		esac
 		mz_patch_identity "$dir/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
 			git -C "$tree" am -q --committer-date-is-author-date ||
 			{ git -C "$tree" am --abort || true; die "patch $p does not apply to $tag; fix it in the tree and '$export'"; }
 		n=$((n + 1))
 	done
-	if [ -f "$dir/0000-cover-letter.patch" ]; then
-		# Keep the cover letter's text with the branch so export keeps it.
-		git -C "$tree" config branch.series.description \
-			"$("$MZ_ROOT/harness/cover-letter.sh" extract "$dir/0000-cover-letter.patch")"
+	# Keep each cover letter's text with its branch so export keeps it.
+	if [ -n "$(git -C "$tree" branch --list "$MZ_FIRST_BRANCH")" ]; then
+		mz_describe_branch "$tree" "$MZ_FIRST_BRANCH" "$dir/0000-cover-letter.patch"
+		mz_describe_branch "$tree" series "$dir/$MZ_FOLLOWUP/0000-cover-letter.patch"
+	else
+		mz_describe_branch "$tree" series "$dir/0000-cover-letter.patch"
 	fi
 	git -C "$tree" config mz.stamp "$stamp"
 	git -C "$tree" config mz.head "$(git -C "$tree" rev-parse HEAD)"
 	info "applied $n patches on $tag in $tree"
+}
+
+# mz_describe_branch TREE BRANCH COVER: COVER's text (a cover letter git
+# format-patch wrote) as the description of BRANCH, when COVER exists.
+mz_describe_branch() {
+	[ -f "$3" ] || return 0
+	git -C "$1" config "branch.$2.description" "$("$MZ_ROOT/harness/cover-letter.sh" extract "$3")"
 }

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# send-prep.sh [--ndctl] OUTDIR: prepare a copy of the series for sending to
-# the list with git send-email (nothing is sent).  --ndctl prepares the
-# companion ndctl series of patches/ndctl/ instead (see the end).
+# send-prep.sh [--threads|--ndctl] OUTDIR: prepare a copy of the series for
+# sending to the list with git send-email (nothing is sent).  --threads
+# prepares the follow-up series of patches/threads/ instead: applied on top
+# of patches/ in the scratch clone, with base-commit: and one
+# prerequisite-patch-id: line per patch of patches/ in its cover letter
+# (git format-patch --base).  --ndctl prepares the companion ndctl series
+# of patches/ndctl/ (see the end).
 #
 # patches/ carries no From: and no Signed-off-by: (export.sh strips the
 # kernel tree's own identity).  The copy in OUTDIR is the sender's: git
@@ -44,7 +48,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
+	echo "usage: ${0##*/} [--threads|--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
 	exit 2
 }
 bad() {
@@ -52,8 +56,11 @@ bad() {
 	exit 2
 }
 
-ndctl=0
-if [ "${1:-}" = --ndctl ]; then ndctl=1; shift; fi
+ndctl=0 followup=0
+case "${1:-}" in
+--ndctl) ndctl=1; shift ;;
+--threads) followup=1; shift ;;
+esac
 [ $# -eq 1 ] || usage
 case "$1" in ''|-*) usage ;; esac
 out=$1
@@ -86,9 +93,17 @@ patches=$MZ_PATCHES
 # What differs for the ndctl series: its patches, the tree it applies to
 # and its base tag, the scratch clone.
 src=$MZ_TREE base=$MZ_BASE_TAG scratch=$MZ_CACHE/linux-send
+# The follow-up series applies on top of the first: those patches go
+# in first and are not sent (format-patch --base names them).
+pre=() predir=
 if [ "$ndctl" = 1 ]; then
 	patches=$MZ_PATCHES/ndctl
 	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_CACHE/ndctl-send
+elif [ "$followup" = 1 ]; then
+	predir=$MZ_PATCHES
+	patches=$MZ_PATCHES/$MZ_FOLLOWUP
+	mz_series_patches pre "$predir"
+	[ "${#pre[@]}" -gt 0 ] || die "$predir/series lists no patches: nothing for $patches to apply on"
 fi
 cover=$patches/0000-cover-letter.patch
 [ -f "$patches/series" ] || die "$patches/series missing; run harness/export.sh"
@@ -132,8 +147,11 @@ if [ "$ndctl" = 0 ]; then
 	# touches are checked out (checkpatch and get_maintainer.pl read no
 	# others).
 	sparse=('/*' '!/drivers/*/')
-	mapfile -t -O 2 sparse < <(cd "$patches" && sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' \
-		"${series[@]}" | sort -u)
+	mapfile -t -O 2 sparse < <(
+		{
+			(cd "$patches" && cat "${series[@]}")
+			[ -z "$predir" ] || (cd "$predir" && cat "${pre[@]}")
+		} | sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' | sort -u)
 	s sparse-checkout set --no-cone "${sparse[@]}"
 fi
 info "checking out $base in $scratch (~10 s the first time)"
@@ -142,6 +160,15 @@ s clean -q -f -d
 
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+for p in ${pre[@]+"${pre[@]}"}; do
+	mz_patch_identity "$predir/$p" "$name" "$email" | s am -q ||
+		{ s am --abort || true; die "patch $p of $predir does not apply on $base; fix it (harness/tree.sh, harness/export.sh)"; }
+done
+[ "${#pre[@]}" -eq 0 ] || info "applied the ${#pre[@]} patches of $predir it applies on (not sent)"
+first=$(s rev-parse HEAD)
+# base-commit: and a prerequisite-patch-id: line per patch it applies on.
+fp_base=()
+[ "${#pre[@]}" -eq 0 ] || fp_base=(--base="$base")
 n=0
 for p in "${series[@]}"; do
 	n=$((n + 1))
@@ -159,7 +186,7 @@ s config branch.mz-send.description "$("$MZ_ROOT/harness/cover-letter.sh" extrac
 s -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.relative=false \
 	format-patch -q --cover-letter --cover-from-description=subject \
 		--subject-prefix="$prefix" --numbered --thread=shallow --no-signature \
-		-o "$tmp/out" "$base..mz-send" || die "git format-patch failed in $scratch"
+		${fp_base[@]+"${fp_base[@]}"} -o "$tmp/out" "$first..mz-send" || die "git format-patch failed in $scratch"
 mapfile -t files < <(find "$tmp/out" -name '*.patch' | sort)
 [ "${#files[@]}" -eq $((n + 1)) ] ||
 	die "git format-patch wrote ${#files[@]} files for $n patches and a cover letter"

@@ -64,6 +64,23 @@ clone_at() {
 export GIT_AUTHOR_NAME="$MZ_TREE_NAME" GIT_AUTHOR_EMAIL="$MZ_TREE_EMAIL"
 export GIT_COMMITTER_NAME="$MZ_TREE_NAME" GIT_COMMITTER_EMAIL="$MZ_TREE_EMAIL"
 
+# am_series TREE DIR: 'git am' the patches DIR/series lists onto TREE's
+# HEAD; prints how many.
+am_series() {
+	local tree=$1 dir=$2 p n=0
+	local -a plist=()
+	mz_series_patches plist "$dir"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		mz_patch_identity "$dir/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
+			git -C "$tree" am -q || {
+			git -C "$tree" am --abort || true
+			die "${dir#"$MZ_ROOT/"}/$p does not apply to MZ_UPSTREAM_SRC's HEAD ${base:0:12} plus what precedes it; export again (make upstream-export) on this base"
+		}
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+
 case "$mode" in
 base)
 	clone_at "$MZ_UPSTREAM_TREE-base"
@@ -72,27 +89,27 @@ base)
 apply)
 	[ -f "$out/series" ] || die "no $out/series; run 'make upstream-export' first"
 	clone_at "$MZ_UPSTREAM_TREE"
-	n=0
-	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
-		mz_patch_identity "$out/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
-			git -C "$MZ_UPSTREAM_TREE" am -q || {
-			git -C "$MZ_UPSTREAM_TREE" am --abort || true
-			die "patches/mm-unstable/$p does not apply to MZ_UPSTREAM_SRC's HEAD ${base:0:12}; export again (make upstream-export) on this base"
-		}
-		n=$((n + 1))
-	done <"$out/series"
+	n=$(am_series "$MZ_UPSTREAM_TREE" "$out")
 	info "applied $n patches of patches/mm-unstable/ to ${base:0:12} in $MZ_UPSTREAM_TREE"
+	if [ -f "$MZ_PATCHES/$MZ_FOLLOWUP/series" ]; then
+		n=$(am_series "$MZ_UPSTREAM_TREE" "$MZ_PATCHES/$MZ_FOLLOWUP")
+		info "applied the $n patches of the follow-up series patches/$MZ_FOLLOWUP/ on top"
+	fi
 	echo "$MZ_UPSTREAM_TREE"
 	;;
 export)
 	series=$(mz_tree)
 	part1_end=$(git -C "$series" rev-list --reverse "$MZ_BASE_TAG..series" | sed -n "${MZ_PART1}p")
 	[ -n "$part1_end" ] || die "the series has fewer than MZ_PART1=$MZ_PART1 patches"
+	# Part 2 of the series; its follow-up (threads) must apply on top.
+	first=series
+	if git -C "$series" rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH" >/dev/null; then
+		first=$MZ_FIRST_BRANCH
+	fi
 	work=$MZ_UPSTREAM_TREE-export
 	clone_at "$work"
 	git -C "$work" fetch -q "$series" series
-	mapfile -t commits < <(git -C "$series" rev-list --reverse "$part1_end..series")
+	mapfile -t commits < <(git -C "$series" rev-list --reverse "$part1_end..$first")
 	info "rebasing Part 2 (${#commits[@]} patches) onto ${base:0:12}"
 	for c in "${commits[@]}"; do
 		if git -C "$work" cherry-pick --allow-empty "$c" >/dev/null 2>&1; then
@@ -112,7 +129,18 @@ export)
 		info "  $(git -C "$series" log -1 --format='%s' "$c"): resolved ${conflicted[*]}"
 		GIT_EDITOR=true git -C "$work" cherry-pick --continue >/dev/null
 	done
-	# Outside Part 1's files, the result must be the series tree's.
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	git -C "$work" -c core.abbrev=12 format-patch -q --cover-letter --zero-commit --no-signature \
+		--subject-prefix="$MZ_SUBJECT_PREFIX" -o "$tmp" "$base..HEAD"
+	for f in "$tmp"/*.patch; do mz_strip_identity "$f"; done
+	if [ "$first" != series ]; then
+		info "checking that patches/$MZ_FOLLOWUP/ applies on top"
+		n=$(am_series "$work" "$MZ_PATCHES/$MZ_FOLLOWUP")
+		info "  patches/$MZ_FOLLOWUP/: $n patches applied"
+	fi
+	# Outside Part 1's files, the result (with the follow-up) must be
+	# the series tree's.
 	mapfile -t p1files < <(git -C "$series" diff --name-only "$MZ_BASE_TAG" "$part1_end")
 	mapfile -t p2files < <(git -C "$series" diff --name-only "$part1_end" series)
 	for f in "${p2files[@]}"; do
@@ -121,11 +149,6 @@ export)
 			die "after the rebase, $f differs from the series tree's; see $work"
 		fi
 	done
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	git -C "$work" -c core.abbrev=12 format-patch -q --cover-letter --zero-commit --no-signature \
-		--subject-prefix="$MZ_SUBJECT_PREFIX" -o "$tmp" "$base..HEAD"
-	for f in "$tmp"/*.patch; do mz_strip_identity "$f"; done
 	# The cover letter: the series' own text, and the base it sits on.
 	v11=$(git -C "$src" log --format='  %h ("%s")' -n 20 "$base" -- mm/mm_init.c include/linux/string.h \
 		arch/x86/include/asm/string_64.h include/linux/mm.h |
@@ -142,6 +165,10 @@ export)
 		echo
 		echo "The full series, Part 1 (v11 rewritten for 7.3.4) included, and its"
 		echo "results are in the cover letter of patches/0000-cover-letter.patch."
+		if [ "$first" != series ]; then
+			echo "The follow-up series of patches/$MZ_FOLLOWUP/ applies unchanged on top"
+			echo "of this export (checked by harness/upstream.sh)."
+		fi
 		echo "Exported by harness/upstream.sh; the delta applies with git am."
 	} >"$tmp/desc"
 	awk -v desc="$tmp/desc" '

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of harness/send-prep.sh (make send-prep, make send-prep-ndctl): the
-# copy of patches/ (and of patches/ndctl/, on the ndctl tree of
+# Tests of harness/send-prep.sh (make send-prep, send-prep-threads,
+# send-prep-ndctl): the copy of patches/ (of its follow-up series
+# patches/threads/, and of patches/ndctl/ on the ndctl tree of
 # harness/ndctl-tree.sh) prepared for git send-email.
 #
 #   bats tests/bats/send.bats
@@ -120,7 +121,7 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 
 @test "patches/: no From: and no Signed-off-by: in any patch, the cover letters' included" {
 	local p n=0
-	for p in "$PATCHES"/*.patch "$PATCHES"/ndctl/*.patch; do
+	for p in "$PATCHES"/*.patch "$PATCHES"/threads/*.patch "$PATCHES"/ndctl/*.patch; do
 		[ -e "$p" ] || continue
 		n=$((n + 1))
 		if grep -nE '^(From|Signed-off-by): ' "$p"; then echo "in $p"; false; fi
@@ -261,4 +262,27 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	done
 	# The same tree as patches/ndctl/ applied to the base.
 	[ "$(git -C "$MZ_CACHE/ndctl-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$nd" rev-parse 'series^{tree}')" ]
+}
+
+@test "send-prep.sh --threads: the follow-up series alone, on top of patches/ named in its cover letter" {
+	need_prepared
+	local n npre p th=$PATCHES/threads
+	[ -f "$th/series" ] || { echo "no $th/series: the follow-up series is missing"; false; }
+	n=$(grep -cvE '^[[:space:]]*(#|$)' "$th/series")
+	npre=${#orig[@]}
+	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/send-prep.sh" --threads "$T/th"
+	[[ "$stderr" == *"applied the $npre patches of $PATCHES it applies on (not sent)"* ]]
+	[ "$(find "$T/th" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
+	headers "$T/th/0000-cover-letter.patch" | grep '^Subject:' |
+		grep -qF "$(headers "$th/0000-cover-letter.patch" | grep '^Subject:')"
+	# The base and every patch of patches/ it needs, for git am and b4.
+	grep -qx "base-commit: $(git -C "$MZ_TREE" rev-parse "$TAG")" "$T/th/0000-cover-letter.patch"
+	[ "$(grep -c '^prerequisite-patch-id: ' "$T/th/0000-cover-letter.patch")" -eq "$npre" ]
+	for p in "$T"/th/000[1-9]-*.patch "$T"/th/00[1-9][0-9]-*.patch; do
+		[ -e "$p" ] || continue
+		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
+		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
+	done
+	# Both series applied give the kernel tree's series (both series).
+	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse 'series^{tree}')" ]
 }

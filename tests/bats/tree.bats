@@ -173,3 +173,51 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$output" != *waiting* ]]
 	wait
 }
+
+@test "export.sh, tree.sh: a follow-up series after branch opt-in goes to patches/threads/ and back" {
+	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	# The first series ends at opt-in; one commit of the follow-up after it.
+	tree branch opt-in series
+	tree config branch.opt-in.description "$(printf 'mm: the opt-in series\n\nIts cover.')"
+	printf 'int sched(void);\nint sched_helpers(void);\n' >"$MZ_TREE/kernel/sched.c"
+	tree commit -q -am "sched: helpers"
+	tree config branch.series.description "$(printf 'mm: the threads series\n\nApplies on the opt-in series.')"
+	run -0 "$P/harness/export.sh"
+	[[ "$output" == *"exported 3 patches (2 in patches/, 1 in patches/threads/) and 4 mirrored files"* ]]
+	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]
+	[ "$(grep -v '^#' "$P/patches/threads/series")" = 0001-sched-helpers.patch ]
+	grep -q '^Subject: \[PATCH v11 0/2\] mm: the opt-in series' "$P/patches/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH v11 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH v11 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"
+	cmp "$MZ_TREE/kernel/sched.c" "$P/kernel/sched.c"
+	run -0 "$P/harness/check-mirror.sh"
+	[[ "$output" == *"mirror matches the series: 3 patches, 4 files"* ]]
+	# A fresh tree from patches/ has both series, and opt-in where it was,
+	# with each cover letter's text on its branch.
+	opt=$(tree rev-parse opt-in)
+	rm -rf "$MZ_TREE"
+	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	[[ "$stderr" == *"applied 3 patches on v7.3.4-base"* ]]
+	[ "$(tree log --format=%s -1 opt-in)" = "mm: a pfn field and a new header" ]
+	[ "$(tree rev-parse opt-in)" = "$opt" ]
+	[ "$(tree log --format=%s -1 series)" = "sched: helpers" ]
+	[ "$(tree config branch.opt-in.description | head -n 1)" = "mm: the opt-in series" ]
+	[ "$(tree config branch.series.description | head -n 1)" = "mm: the threads series" ]
+	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	[[ "$stderr" == *"up to date with patches/ (3 patches)"* ]]
+	# The follow-up is part of the stamp: a change to it alone re-applies.
+	echo '# edited' >>"$P/patches/threads/series"
+	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	[[ "$stderr" == *"applied 3 patches on v7.3.4-base"* ]]
+}
+
+@test "export.sh: an opt-in branch that is not part of series is refused and nothing changes" {
+	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	tree branch opt-in series
+	tree reset -q --hard HEAD~1
+	tree commit -q --allow-empty -m "mm: elsewhere"
+	before=$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)
+	run -1 --separate-stderr "$P/harness/export.sh"
+	[[ "$stderr" == *"branch opt-in is not part of branch series; rebase with --update-refs"* ]]
+	[ "$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
+}

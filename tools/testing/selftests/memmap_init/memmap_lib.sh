@@ -20,6 +20,10 @@
 #   MEMMAP_INIT_SYSTEM_RAM=1            the daxctl test may also online
 #       that namespace's memory as system RAM (daxctl reconfigure-device
 #       --mode=system-ram) and offline it again.
+#   MEMMAP_INIT_CPU_HOTPLUG=1           the races test may also take the
+#       last online CPU offline and back online, over and over, while it
+#       rebinds that namespace (a CPU of this machine goes away for a
+#       moment, each time: not for a machine that runs other work).
 #   MEMMAP_INIT_LABEL_REGION=regionN    a region of one NVDIMM with a label
 #       area, whose labels the lifetime test re-initializes: EVERY
 #       NAMESPACE IN IT IS DESTROYED.  Refused while any is in use, and
@@ -462,6 +466,10 @@ mi_env_check() {
 	case "${MEMMAP_INIT_SYSTEM_RAM:-0}" in
 	0|1) ;;
 	*) mi_bail "MEMMAP_INIT_SYSTEM_RAM='$MEMMAP_INIT_SYSTEM_RAM' is not 0 or 1" ;;
+	esac
+	case "${MEMMAP_INIT_CPU_HOTPLUG:-0}" in
+	0|1) ;;
+	*) mi_bail "MEMMAP_INIT_CPU_HOTPLUG='$MEMMAP_INIT_CPU_HOTPLUG' is not 0 or 1" ;;
 	esac
 	v=${MEMMAP_INIT_P2PDMA:-}
 	if [ -n "$v" ] && ! [[ "$v" =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$ ]]; then
@@ -1362,8 +1370,8 @@ mi_threads_chunk() {
 # (mi_threads_chunk); else at most one thread per chunk, per online
 # housekeeping CPU of that node and per online CPU the binding task may
 # run on.  LO is 1 whenever HI allows more: a helper that starts after
-# the calling thread took every chunk does not count (padata), so only
-# tests that bind more than once can insist on two.
+# the calling thread took every chunk does not count (padata), and when
+# one starts is the scheduler's choice, so no test insists on two.
 mi_threads_expected() {
 	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
 	local chunk n hk allowed nice nid hi

@@ -15,12 +15,13 @@
 # enable and disable must succeed, the attribute must read one of the three
 # requests afterwards and the next bind must use it.
 #
-# One more writer takes the last online CPU offline and back online over
-# and over at the same time (CONFIG_HOTPLUG_CPU), so that binds count the
-# node's CPUs and queue their helpers while the CPUs change.  Every
-# offline and online write must succeed, the CPU must be online after the
-# race, and the next bind must run on the threads mi_threads_expected
-# allows.
+# Where MEMMAP_INIT_CPU_HOTPLUG=1 allows it, one more writer takes the
+# last online CPU offline and back online over and over at the same time
+# (CONFIG_HOTPLUG_CPU), so that binds count the node's CPUs and queue
+# their helpers while the CPUs change.  Every offline and online write
+# must succeed, the CPU must be online after the race, and the next bind
+# must run on the threads mi_threads_expected allows.  Naming a namespace
+# does not allow it: the machine's CPUs are not the namespace's.
 #
 # Last, the kernel log must not show a report (MI_REPORTS: warnings,
 # oopses, BUGs, lockdep, KASAN).  The races run on the namespace that
@@ -51,6 +52,9 @@ hp_why=
 first_cpu=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 if [ "$ncpus" -lt 2 ] || [ "$hp_cpu" = "$first_cpu" ]; then
 	hp_why="needs a second online CPU to take offline"
+elif [ "${MEMMAP_INIT_CPU_HOTPLUG:-0}" != 1 ]; then
+	hp_why="set MEMMAP_INIT_CPU_HOTPLUG=1 to let it take CPU $hp_cpu"
+	hp_why+=" offline and online during the race"
 elif [ ! -w "$hp_file" ]; then
 	hp_why="CPU $hp_cpu cannot go offline ($hp_file missing: CONFIG_HOTPLUG_CPU)"
 fi

@@ -188,9 +188,8 @@ digest() {
 }
 
 # same_as_one DESC UNBIND BIND...: bind on one CPU (wq=) and digest
-# (the reference), then without limits until a bind runs on two threads
-# or more (three tries), digest and compare.  Skips when the range can
-# only run on one thread here.
+# (the reference), then once without limits, digest and compare.  Skips
+# when the range can only run on one thread here.
 same_as_one() {
 	local desc=$1 unbind=$2 n p
 	shift 2
