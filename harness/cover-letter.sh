@@ -19,9 +19,28 @@ awk '
 	hdr && insubj && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
 	hdr && /^$/ { hdr = 0; print subj; print ""; next }
 	hdr { insubj = 0; next }
-	/^[^ ].* \([0-9]+\):$/ { exit }
-	{ body[n++] = $0 }
+	/^[^ ].* \([0-9]+\):$/ { done = 1 }
+	!done { body[n++] = $0 }
 	END {
+		# Without its "Name (N):" heading (mz_strip_identity removes
+		# the tree'\''s), the shortlog is found from the end: the
+		# diffstat'\''s " N files changed" line, the diffstat above it,
+		# a blank line, the shortlog'\''s indented subjects, a blank line.
+		if (!done) {
+			for (s = n - 1; s >= 0; s--)
+				if (body[s] ~ /^ [0-9]+ files? changed/)
+					break
+			if (s >= 0) {
+				for (i = s - 1; i >= 0 && body[i] ~ /^ .*\|/; i--)
+					;
+				if (i >= 0 && body[i] == "") {
+					for (j = i - 1; j >= 0 && body[j] ~ /^  [^ ]/ || body[j] ~ /^    /; j--)
+						;
+					if (j < i - 1 && j >= 0 && body[j] == "")
+						n = j
+				}
+			}
+		}
 		while (n > 0 && body[n - 1] == "") n--
 		for (i = 0; i < n; i++) print body[i]
 	}

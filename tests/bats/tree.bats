@@ -180,7 +180,9 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	tree branch opt-in series
 	tree config branch.opt-in.description "$(printf 'mm: the opt-in series\n\nIts cover.')"
 	printf 'int sched(void);\nint sched_helpers(void);\n' >"$MZ_TREE/kernel/sched.c"
-	tree commit -q -am "sched: helpers"
+	# By the tree's own identity, which export strips from the cover
+	# letter's shortlog heading too.
+	tree commit -q -am "sched: helpers" --author="memmap tree <tree@localhost>"
 	tree config branch.series.description "$(printf 'mm: the threads series\n\nApplies on the opt-in series.')"
 	run -0 "$P/harness/export.sh"
 	[[ "$output" == *"exported 3 patches (2 in patches/, 1 in patches/threads/) and 4 mirrored files"* ]]
@@ -205,6 +207,13 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[ "$(tree config branch.series.description | head -n 1)" = "mm: the threads series" ]
 	run -0 --separate-stderr "$P/harness/tree.sh" apply
 	[[ "$stderr" == *"up to date with patches/ (3 patches)"* ]]
+	# Exported again from that tree, the cover letters are the same:
+	# the description tree.sh took from each stops at its shortlog.
+	cp -r "$P/patches" "$T/before"
+	run -0 "$P/harness/export.sh"
+	for f in 0000-cover-letter.patch threads/0000-cover-letter.patch; do
+		diff <(grep -v '^Date: ' "$T/before/$f") <(grep -v '^Date: ' "$P/patches/$f")
+	done
 	# The follow-up is part of the stamp: a change to it alone re-applies.
 	echo '# edited' >>"$P/patches/threads/series"
 	run -0 --separate-stderr "$P/harness/tree.sh" apply
