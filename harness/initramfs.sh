@@ -12,7 +12,7 @@
 #                            of the kernel tree in MZ_KSRC (default: the
 #                            tree BUILD_DIR was built from, BUILD_DIR/source)
 #   busybox (static) and its applet links, bash, kmod (modprobe & co.),
-#   ndctl, daxctl, mkfs.ext4, with every shared library ldd names and the
+#   ndctl, daxctl, mkfs.ext4, chrt, with every shared library ldd names and the
 #   ELF interpreter; ndctl and daxctl are Debian's (this host's), or with
 #   --ndctl ROOT the ones build-ndctl.sh installed in ROOT (the patched
 #   ndctl, whose libndctl and libdaxctl replace Debian's)
@@ -72,7 +72,7 @@ output=${pos[1]}
 
 PATH=$PATH:/usr/sbin:/sbin
 for t in busybox:busybox-static bash:bash kmod:kmod ndctl:ndctl daxctl:daxctl \
-	mkfs.ext4:e2fsprogs depmod:kmod ldd:libc-bin cpio:cpio gzip:gzip; do
+	mkfs.ext4:e2fsprogs chrt:util-linux depmod:kmod ldd:libc-bin cpio:cpio gzip:gzip; do
 	need_tool "${t%%:*}" "${t#*:}"
 done
 
@@ -129,7 +129,7 @@ stamp=$({
 		echo "--add ${a#*:}"
 		hash_tree "${a%%:*}"
 	done
-	for t in busybox bash kmod ndctl daxctl mkfs.ext4; do
+	for t in busybox bash kmod ndctl daxctl mkfs.ext4 chrt; do
 		sha256sum <"$(PATH=$PATH:/usr/sbin:/sbin command -v "$t")"
 	done
 	if [ -n "$depmod_conf" ]; then
@@ -189,6 +189,8 @@ else
 	copy_bin "$(command -v daxctl)" /usr/bin/daxctl
 fi
 copy_bin "$(command -v mkfs.ext4)" /usr/sbin/mkfs.ext4
+# Busybox has no chrt; the threads group runs a SCHED_FIFO task with it.
+copy_bin "$(command -v chrt)" /usr/bin/chrt
 for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	ln -s ../bin/kmod "$stage/usr/sbin/$t"
 done

@@ -12,14 +12,16 @@
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
 #               VARIANT:P1+P2... to run it with those cells only (default
 #               stream-n and
-#               stream-y:none+off+altmap+on+bogus+safe+numa+distro, or without --params
+#               stream-y:none+off+altmap+on+bogus+safe+numa+distro and
+#               no-sched-mc:threads, or without --params
 #               the two with --params' list; make check-debug runs
 #               debug-vm:none+off+on and debug:none+on with --full)
 #   --params    boot parameter values: none (no memmap_streaming=), off,
 #               altmap, on, bogus (an invalid word), safe (no parameter,
-#               guest/tests/guard: the target given no device) and numa
+#               guest/tests/guard: the target given no device), numa
 #               (no parameter, the threads group on a NUMA guest: see
-#               below) and distro (no parameter, Debian's ndctl instead
+#               below), threads (no parameter, the threads group alone on
+#               an ordinary guest) and distro (no parameter, Debian's ndctl instead
 #               of --ndctl's: see below) (default: the first five), for
 #               the variants without their own list
 #   --full      every group of the target in every cell (default: see
@@ -63,12 +65,15 @@
 # NVDIMMs, the target without the variables and then with them while the
 # data is mounted; the data must survive and the namespaces stay as they
 # were (its checks are one more group, "guard").  The "numa" cell boots a
-# guest shaped like a pmem or CXL host (vm.sh --numa: a node with CPU 0, a
-# node with CPUs 1-3 and the NVDIMMs, a memory-only node nearest to it;
-# isolcpus=3 sets one CPU of the NVDIMMs' node apart) with a
+# guest shaped like a pmem or CXL host (vm.sh --numa: a node with CPUs 0-1,
+# a node with CPUs 2-4 and the NVDIMMs, a memory-only node nearest to it;
+# isolcpus=4 sets one CPU of the NVDIMMs' node apart) with a
 # $MZ_NUMA_NVDIMM_SIZE NVDIMM, large enough for devdax align=1G, and runs the
 # threads group (memmap_threads.sh) there: where the multithreaded init
 # runs, on how many threads, and that its chunks keep 1 GiB folios whole.
+# The "threads" cell runs the threads group alone in an ordinary guest;
+# on no-sched-mc (CONFIG_SCHED_MC off, so the scheduler sees no shared
+# cache) it shows that where the helpers run does not depend on it.
 # The "distro" cell runs the ndctl and backend groups with the host's
 # Debian ndctl (76.1 on Debian 12), as users who run the target with their
 # distribution's ndctl do: the ndctl group, which needs create-namespace
@@ -147,7 +152,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ -z "$variants" ] && [ -z "$params" ]; then
-	variants=stream-n,stream-y:${default_params//,/+}+safe+numa+distro
+	variants=stream-n,stream-y:${default_params//,/+}+safe+numa+distro,no-sched-mc:threads
 fi
 : "${variants:=stream-n,stream-y}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
@@ -164,8 +169,8 @@ IFS=, read -r -a plist <<<"$params"
 [ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
 check_param() {
 	case "$1" in
-	none|off|altmap|on|bogus|safe|numa|distro) ;;
-	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe, numa, distro)" ;;
+	none|off|altmap|on|bogus|safe|numa|threads|distro) ;;
+	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe, numa, threads, distro)" ;;
 	esac
 }
 for p in "${plist[@]}"; do check_param "$p"; done
@@ -342,6 +347,7 @@ pname() {
 	none) echo "no parameter" ;;
 	safe) echo "no device given (guard)" ;;
 	numa) echo "a NUMA guest (threads)" ;;
+	threads) echo "the threads group" ;;
 	distro) echo "Debian's ndctl" ;;
 	*) echo "$1" ;;
 	esac
@@ -391,8 +397,9 @@ run_cell() {
 		--log "$out/$cell.log")
 	local test=${guest_test:-kselftest} targs=(memmap_init devs)
 	# The other ZONE_DEVICE memory (p2pdma, soft-reserved, device-coherent)
-	# in every guest but the numa cell's, which runs the threads group only.
-	[ "$p" = numa ] || args+=("${MZ_ZONE_DEVICES[@]}")
+	# in every guest but the numa and threads cells', which run the threads
+	# group only.
+	[ "$p" = numa ] || [ "$p" = threads ] || args+=("${MZ_ZONE_DEVICES[@]}")
 	case "$p" in
 	none)
 		if [ "$full" = 1 ]; then
@@ -410,8 +417,9 @@ run_cell() {
 		args+=(--allow-warning "Conflicting mapping in same section@dmirror_allocate_chunk") ;;
 	safe) test=${guest_test:-guard}; targs=() ;;
 	numa)
-		args+=(--smp 4 --numa --nvdimm-size "$MZ_NUMA_NVDIMM_SIZE" --append isolcpus=3)
+		args+=(--smp 5 --numa --nvdimm-size "$MZ_NUMA_NVDIMM_SIZE" --append isolcpus=4)
 		targs=(memmap_init:memmap_threads.sh devs) ;;
+	threads) targs=(memmap_init:memmap_threads.sh devs) ;;
 	distro)
 		initrd=${distro_initrds[$v]}
 		targs=(memmap_init:memmap_ndctl.sh memmap_init:memmap_backend.sh devs) ;;

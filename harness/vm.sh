@@ -88,8 +88,9 @@
 #                         them.
 #   --smp N               guest CPUs (default 2)
 #   --numa                three NUMA nodes, as hosts with pmem or CXL memory
-#                         have them: node 0 with CPU 0 and half the RAM,
-#                         node 1 with the other CPUs, the rest of the RAM
+#                         have them: node 0 with CPU 0 (CPUs 0-1 with
+#                         --smp 5 or more) and half the RAM, node 1 with
+#                         the other CPUs, the rest of the RAM
 #                         but 256 MiB, and every NVDIMM, and node 2 with
 #                         256 MiB of RAM and no CPU (a memory-only node),
 #                         nearer to node 1 (distance 15) than to node 0
@@ -342,11 +343,14 @@ qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
 nvnode=
 if [ "$numa" = 1 ]; then
 	half=$((memmib / 2))
+	# Node 0 takes two CPUs when node 1 keeps three, else one.
+	n0=0 cpus0=0
+	[ "$smp" -lt 5 ] || n0=1 cpus0=0-1
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	qemu+=(-object "memory-backend-ram,id=ram0,size=${half}M"
-		-numa "node,nodeid=0,cpus=0,memdev=ram0"
+		-numa "node,nodeid=0,cpus=$cpus0,memdev=ram0"
 		-object "memory-backend-ram,id=ram1,size=$((memmib - half - 256))M"
-		-numa "node,nodeid=1,cpus=1-$((smp - 1)),memdev=ram1"
+		-numa "node,nodeid=1,cpus=$((n0 + 1))-$((smp - 1)),memdev=ram1"
 		-object "memory-backend-ram,id=ram2,size=256M"
 		-numa "node,nodeid=2,memdev=ram2"
 		-numa dist,src=0,dst=1,val=20 -numa dist,src=0,dst=2,val=30

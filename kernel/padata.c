@@ -34,6 +34,8 @@ struct padata_work {
 static DEFINE_SPINLOCK(padata_works_lock);
 static struct padata_work *padata_works;
 static LIST_HEAD(padata_free_works);
+/* The helpers of multithreaded jobs that name their CPUs. */
+static struct workqueue_struct *padata_mt_wq;
 
 struct padata_mt_job_state {
 	spinlock_t		lock;
@@ -441,16 +443,21 @@ static void padata_mt_helper(struct work_struct *w)
  * the pool runs short, the job runs with fewer helpers, down to none: the
  * calling thread alone.
  *
- * After boot the caller decides, through @job->max_threads, how many CPUs
- * the job may occupy on behalf of the task it runs for: the helpers are
- * unbound workqueue workers at normal priority, and their CPU time is not
- * accounted to that task or its cgroup.
+ * After boot the caller decides, through @job->max_threads and
+ * @job->cpumask, how many CPUs the job may occupy on behalf of the task it
+ * runs for, and which: the helpers are workqueue workers at normal
+ * priority, and their CPU time is not accounted to that task or its cgroup.
  *
- * Context: Process context; sleeps until every helper has finished.
+ * Once the calling thread finds no chunk left, helpers that have not
+ * started are cancelled: the job never waits for a worker that would have
+ * nothing to do, however busy its CPU.
+ *
+ * Context: Process context; sleeps until every helper that started has
+ * finished.
  * Return: The number of threads that ran at least one chunk of the job, the
  * caller's included: 1 when the caller ran it alone, 0 when @job->size is 0.
- * A helper that started after the others had taken every chunk is not
- * counted.
+ * A helper that started after the others had taken every chunk, or was
+ * cancelled, is not counted.
  */
 int padata_do_multithreaded(struct padata_mt_job *job)
 {
@@ -459,8 +466,9 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 	struct padata_work my_work, *pw;
 	struct padata_mt_job_state ps;
 	LIST_HEAD(works);
-	int nworks, nid;
+	int nworks, nid, cpu = -1, self = -1, cancelled = 0;
 	static atomic_t last_used_nid;
+	bool done;
 
 	might_sleep();
 
@@ -470,6 +478,20 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 	/* Ensure at least one thread when size < min_chunk. */
 	nworks = max(job->size / max(job->min_chunk, job->align), 1ul);
 	nworks = min(nworks, job->max_threads);
+
+	/*
+	 * One helper on each CPU of the mask but the one the job starts on.
+	 * The calling thread may move later; it competes for a CPU it is
+	 * allowed on like any other task.
+	 */
+	if (job->cpumask && !job->numa_aware) {
+		self = raw_smp_processor_id();
+		cpu = self;
+		nworks = min_t(int, nworks, cpumask_weight(job->cpumask) + 1 -
+			       cpumask_test_cpu(self, job->cpumask));
+		if (!padata_mt_wq)
+			nworks = 1;
+	}
 
 	if (nworks == 1) {
 		/* Single thread, no coordination needed, cut to the chase. */
@@ -505,8 +527,11 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 				nid = next_node_in(old_node, node_states[N_CPU]);
 			} while (!atomic_try_cmpxchg(&last_used_nid, &old_node, nid));
 			queue_work_node(nid, system_dfl_wq, &pw->pw_work);
-		} else if (job->use_nid) {
-			queue_work_node(job->nid, system_dfl_wq, &pw->pw_work);
+		} else if (job->cpumask) {
+			do {
+				cpu = cpumask_next_wrap(cpu, job->cpumask);
+			} while (cpu == self);
+			queue_work_on(cpu, padata_mt_wq, &pw->pw_work);
 		} else {
 			queue_work(system_dfl_wq, &pw->pw_work);
 		}
@@ -515,8 +540,29 @@ int padata_do_multithreaded(struct padata_mt_job *job)
 	padata_work_init(&my_work, padata_mt_helper, &ps, PADATA_WORK_ONSTACK);
 	padata_mt_helper(&my_work.pw_work);
 
-	/* Wait for all the helpers to finish. */
-	wait_for_completion(&ps.completion);
+	/*
+	 * Every chunk is taken.  A helper still waiting for its worker has
+	 * nothing left to do: take it off its queue rather than wait until
+	 * a busy CPU gets round to it.  A helper that has started is waited
+	 * for; it may be running a chunk.
+	 */
+	list_for_each_entry(pw, &works, pw_list)
+		cancelled += cancel_work(&pw->pw_work);
+
+	/*
+	 * A cancelled helper counts as finished.  Until it is counted, no
+	 * helper can see nworks_fini reach nworks, so if it does here,
+	 * nobody else will complete(): there is nothing to wait for.
+	 * Otherwise the last helper to finish completes, or already has.
+	 */
+	spin_lock(&ps.lock);
+	ps.nworks_fini += cancelled;
+	done = cancelled && ps.nworks_fini == ps.nworks;
+	spin_unlock(&ps.lock);
+
+	/* Wait for the helpers that started to finish. */
+	if (!done)
+		wait_for_completion(&ps.completion);
 
 	destroy_work_on_stack(&my_work.pw_work);
 	padata_works_free(&works);
@@ -1116,6 +1162,13 @@ void __init padata_init(void)
 		goto err;
 	hp_online = ret;
 #endif
+
+	/*
+	 * CPU-intensive: a helper may run for seconds and must not hold up
+	 * the other per-CPU work items of its CPU meanwhile.  Without this
+	 * workqueue, jobs that name their CPUs run on the calling thread.
+	 */
+	padata_mt_wq = alloc_workqueue("padata_mt", WQ_PERCPU | WQ_CPU_INTENSIVE, 0);
 
 	possible_cpus = num_possible_cpus();
 	padata_works = kmalloc_objs(struct padata_work, possible_cpus);

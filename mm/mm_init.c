@@ -1332,20 +1332,25 @@ zone_device_memmap_min_chunk(unsigned long pfn,
 }
 
 /*
- * How many threads may initialize a range on node *@nid, the caller's
- * included, and on which node's CPUs: *@nid, or the nearest node with CPUs
- * when it has none (pmem and CXL memory often sit on such a node).
+ * The CPUs that may run helpers for a range of node *@nid, into @cpus, and
+ * how many threads may initialize it, the caller's included.  The node is
+ * *@nid, or the nearest node with CPUs when it has none (pmem and CXL
+ * memory often sit on such a node).
  *
- * The helpers are unbound workqueue workers whose CPU time is not charged
- * to the caller, so the caller's own limits decide how many CPUs the init
- * may occupy: no more than the CPUs it may run on (its cpuset and
- * affinity), none beyond itself when it asked to be background work (a
- * positive nice value), and only housekeeping CPUs of the node, not those
- * isolcpus= or nohz_full= set apart.
+ * The calling task is the requester: the init runs on its behalf, in its
+ * context (for a libnvdimm or device-dax bind, the worker that registers
+ * the device).  The helpers run one to a CPU in per-CPU workers, whose
+ * CPU time is not charged to the requester or its cgroup, so the
+ * requester's own limits decide which CPUs they may take: those of the
+ * node that are online, that it may run on (its cpuset and affinity; a
+ * kernel worker's affinity is the workqueue cpumask), and that isolcpus=
+ * or nohz_full= did not set apart.  The count is the number of those
+ * CPUs, so the placement and the count agree; no helper at all when the
+ * requester asked to be background work (a positive nice value).
  */
-static int zone_device_memmap_threads(int *nid)
+static int zone_device_memmap_cpus(int *nid, struct cpumask *cpus)
 {
-	int cpu, allowed, threads = 0;
+	cpumask_clear(cpus);
 
 	if (!node_state(*nid, N_CPU)) {
 		int near = numa_nearest_node(*nid, N_CPU);
@@ -1358,19 +1363,19 @@ static int zone_device_memmap_threads(int *nid)
 	if (task_nice(current) > 0)
 		return 1;
 
-	for_each_cpu_and(cpu, cpumask_of_node(*nid), cpu_online_mask)
-		if (housekeeping_cpu(cpu, HK_TYPE_DOMAIN) &&
-		    housekeeping_cpu(cpu, HK_TYPE_WQ))
-			threads++;
+	cpumask_and(cpus, cpumask_of_node(*nid), cpu_online_mask);
+	cpumask_and(cpus, cpus, current->cpus_ptr);
+	cpumask_and(cpus, cpus, housekeeping_cpumask(HK_TYPE_DOMAIN));
+	cpumask_and(cpus, cpus, housekeeping_cpumask(HK_TYPE_WQ));
 
-	allowed = cpumask_weight_and(current->cpus_ptr, cpu_online_mask);
-	return max(min(threads, allowed), 1);
+	return max(cpumask_weight(cpus), 1);
 }
 
 /*
  * Split [@start_pfn, @start_pfn + @nr_pages) over the CPUs that
- * zone_device_memmap_threads() allows and initialize it.  Return the number
- * of threads that did, and in *@nid the node whose CPUs ran the helpers.
+ * zone_device_memmap_cpus() allows and initialize it.  Return the number
+ * of threads that did, and in *@nid the node whose CPUs may run the
+ * helpers.
  */
 static int zone_device_memmap_init(unsigned long start_pfn,
 				   unsigned long nr_pages, int *nid,
@@ -1386,11 +1391,19 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 		.align       = align,
 		.min_chunk   = zone_device_memmap_min_chunk(start_pfn, job, align),
 		.numa_aware  = false,
-		.use_nid     = true,
+		.max_threads = 1,
 	};
+	cpumask_var_t cpus;
+	int threads;
 
-	mt_job.max_threads = zone_device_memmap_threads(nid);
-	mt_job.nid = *nid;
+	/* Without a mask, the init runs on the calling thread alone. */
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
+		zone_device_memmap_init_range(start_pfn, start_pfn + nr_pages, job);
+		return 1;
+	}
+
+	mt_job.max_threads = zone_device_memmap_cpus(nid, cpus);
+	mt_job.cpumask = cpus;
 
 	/*
 	 * Chunk boundaries fall on multiples of the chunk size, so a range
@@ -1400,7 +1413,9 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 	if (!IS_ALIGNED(start_pfn, job->pfns_per_compound))
 		mt_job.max_threads = 1;
 
-	return padata_do_multithreaded(&mt_job);
+	threads = padata_do_multithreaded(&mt_job);
+	free_cpumask_var(cpus);
+	return threads;
 }
 
 void __ref memmap_init_zone_device(struct zone *zone,

@@ -134,10 +134,11 @@ struct padata_shell {
  * @max_threads: Max threads to use for the job, actual number may be less
  *               depending on task size and minimum chunk size.
  * @numa_aware: Distribute jobs to different nodes with CPU in a round robin fashion.
- * @use_nid: Unless @numa_aware, queue the helper threads on the CPUs of
- *           @nid.  False, as in a zero-initialized job, leaves the choice
- *           of CPUs to the workqueue.
- * @nid: The node for @use_nid.
+ * @cpumask: Unless @numa_aware, the CPUs the helper threads may run on: at
+ *           most one helper on each, in a worker bound to that CPU, none on
+ *           the CPU the job starts on, which the calling thread occupies.
+ *           NULL, as in a zero-initialized job, leaves the choice of CPUs
+ *           to the workqueue.
  */
 struct padata_mt_job {
 	void (*thread_fn)(unsigned long start, unsigned long end, void *arg);
@@ -148,8 +149,7 @@ struct padata_mt_job {
 	unsigned long		min_chunk;
 	int			max_threads;
 	bool			numa_aware;
-	bool			use_nid;
-	int			nid;
+	const struct cpumask	*cpumask;
 };
 
 /**

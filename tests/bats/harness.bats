@@ -357,6 +357,10 @@ fake_kernel() {
 	done
 	# The node RAM adds up to the guest's.
 	[[ "$output" == *"id=ram0,size=1024M "*"id=ram1,size=768M "* ]]
+	# With five CPUs or more, node 0 has two of them.
+	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --numa --smp 5 --mem 2G \
+		--nvdimm-size 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *" -numa node,nodeid=0,cpus=0-1,memdev=ram0 "*" -numa node,nodeid=1,cpus=2-4,memdev=ram1 "* ]]
 	# Without --numa: no node, no socket layout.
 	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" != *"-numa"* ]] && [[ "$output" == *" -smp 2 "* ]]

@@ -279,8 +279,8 @@ EOF2
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
 	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-y.numa.out"
-	head -n 1 "$L/stream-y.numa.log" | grep -q -- ' -smp 4,sockets=4,cores=1,threads=1 .* -numa node,nodeid=2,memdev=ram2 '
-	grep -q 'Command line: .* isolcpus=3' "$L/stream-y.numa.log"
+	head -n 1 "$L/stream-y.numa.log" | grep -q -- ' -smp 5,sockets=5,cores=1,threads=1 .* -numa node,nodeid=0,cpus=0-1,memdev=ram0 .* -numa node,nodeid=1,cpus=2-4,memdev=ram1 .* -numa node,nodeid=2,memdev=ram2 '
+	grep -q 'Command line: .* isolcpus=4' "$L/stream-y.numa.log"
 	line=$(head -n 1 "$L/stream-y.numa.log")
 	[[ "$line" != *nvme* ]] && [[ "$line" != *memmap=* ]]
 }

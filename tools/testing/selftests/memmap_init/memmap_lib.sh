@@ -133,12 +133,17 @@ MI_SHARED_WRITTEN=128
 # The online CPUs and, per node, its online CPUs and its online
 # housekeeping CPUs (mi_cpus_init).
 MI_CPUS=
-declare -A MI_NODE_ONLINE=() MI_NODE_HK=()
+declare -A MI_NODE_ONLINE=() MI_NODE_HK=() MI_NODE_HK_CPUS=()
 # The unbound workqueues' cpumask, and what it was before mi_limited wq=
 # changed it, until it puts it back (mi_cleanup does if the test is
 # interrupted in between).
 MI_WQ_CPUMASK=/sys/devices/virtual/workqueue/cpumask
 MI_WQ_SAVED=
+# mi_limited cpuset=: the cgroup made for it, the cgroup the shell came
+# from, and whether the root's subtree had the cpuset controller before.
+MI_CPUSET_DIR=
+MI_CPUSET_FROM=
+MI_CPUSET_ENABLED=
 
 # ---------------------------------------------------------------- KTAP
 
@@ -201,6 +206,7 @@ mi_cleanup() {
 	mi_p2p_restore || rc=$KSFT_FAIL
 	mi_hmem_restore || rc=$KSFT_FAIL
 	mi_wq_restore
+	mi_cpuset_leave "$BASHPID"
 	mi_pageref_off
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
@@ -387,6 +393,23 @@ mi_trace_wait() {
 		sleep 0.1
 	done
 	mi_trace_events
+}
+
+# mi_trace_helpers_on: record where workqueue work items run too, for
+# mi_trace_helpers; false, saying why, when the trace instance cannot.
+MI_WQ_EVENT=workqueue/workqueue_execute_start
+mi_trace_helpers_on() {
+	echo 1 2>/dev/null >"$MI_TRACE/events/$MI_WQ_EVENT/enable" && return 0
+	ktap_print_msg "cannot enable $MI_WQ_EVENT in $MI_TRACE"
+	return 1
+}
+
+# mi_trace_helpers: the CPU of every padata helper that ran since the trace
+# was cleared (mi_trace_helpers_on), one a line: the multithreaded
+# memmap init's helpers, the only padata jobs after boot.
+mi_trace_helpers() {
+	local re='.*\[0*\([0-9][0-9]*\)\] .* workqueue_execute_start: '
+	sed -n "s/$re.* function padata_mt_helper\$/\\1/p" "$MI_TRACE/trace"
 }
 
 # mi_field EVENT NAME: one field of an event line.
@@ -1143,9 +1166,10 @@ mi_nodes() {
 # mi_cpus_init: MI_CPUS, the online CPUs; MI_NODE_ONLINE[N], the online
 # CPUs of node N, and MI_NODE_HK[N], those of them that are housekeeping
 # CPUs, not set apart by isolcpus= (/sys/devices/system/cpu/isolated) or
-# nohz_full= (.../nohz_full).  Without NUMA, node 0 has every CPU.
+# nohz_full= (.../nohz_full), which MI_NODE_HK_CPUS[N] lists.  Without
+# NUMA, node 0 has every CPU.
 mi_cpus_init() {
-	local c n k h f
+	local c n k h f l
 	local -A online=() isolated=()
 	[ -z "$MI_CPUS" ] || return 0
 	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
@@ -1159,20 +1183,19 @@ mi_cpus_init() {
 	MI_CPUS=${#online[@]}
 	[ "$MI_CPUS" -gt 0 ] || MI_CPUS=$(nproc)
 	for n in $(mi_nodes); do
-		k=0 h=0
+		k=0 h=0 l=
 		f=/sys/devices/system/node/node$n/cpulist
-		if [ -r "$f" ]; then
-			for c in $(mi_cpulist "$(cat "$f")"); do
-				[ -n "${online[$c]:-}" ] || continue
-				k=$((k + 1))
-				[ -n "${isolated[$c]:-}" ] || h=$((h + 1))
-			done
-		else
-			k=$MI_CPUS
-			h=$((MI_CPUS - ${#isolated[@]}))
-		fi
+		[ -r "$f" ] || f=/sys/devices/system/cpu/online
+		for c in $(mi_cpulist "$(cat "$f")"); do
+			[ -n "${online[$c]:-}" ] || continue
+			k=$((k + 1))
+			[ -z "${isolated[$c]:-}" ] || continue
+			h=$((h + 1))
+			l+=" $c"
+		done
 		MI_NODE_ONLINE[$n]=$k
 		MI_NODE_HK[$n]=$h
+		MI_NODE_HK_CPUS[$n]=${l# }
 	done
 }
 
@@ -1227,10 +1250,64 @@ mi_cpumask() {
 	echo "$out"
 }
 
+# mi_cgroup2: where the cgroup v2 hierarchy is mounted; false if nowhere.
+mi_cgroup2() {
+	awk '$3 == "cgroup2" { print $2; found = 1; exit } END { exit !found }' \
+		/proc/mounts 2>/dev/null
+}
+
+# mi_cpuset_enter LIST PID: move PID into a new cgroup whose cpuset holds
+# the CPUs of LIST, enabling the cpuset controller for the root's children
+# if it was not; prints why not and is false when it cannot.
+# mi_cpuset_leave PID puts everything back.
+mi_cpuset_enter() {
+	local root
+	if ! root=$(mi_cgroup2); then
+		ktap_print_msg "no cgroup v2 hierarchy mounted: no cpuset"
+		return 1
+	fi
+	if ! grep -qw cpuset "$root/cgroup.controllers" 2>/dev/null; then
+		ktap_print_msg "no cpuset controller in $root (CONFIG_CPUSETS)"
+		return 1
+	fi
+	MI_CPUSET_FROM=$(sed -n 's/^0:://p' "/proc/$2/cgroup")
+	if ! grep -qw cpuset "$root/cgroup.subtree_control"; then
+		if ! echo +cpuset 2>/dev/null >"$root/cgroup.subtree_control"; then
+			ktap_print_msg "cannot enable the cpuset controller in $root"
+			return 1
+		fi
+		MI_CPUSET_ENABLED=$root
+	fi
+	MI_CPUSET_DIR=$root/memmap_init.$$
+	if ! mkdir "$MI_CPUSET_DIR" ||
+		! echo "$1" 2>/dev/null >"$MI_CPUSET_DIR/cpuset.cpus" ||
+		! echo "$2" 2>/dev/null >"$MI_CPUSET_DIR/cgroup.procs"; then
+		ktap_print_msg "cannot make a cpuset of CPUs $1 in $MI_CPUSET_DIR"
+		mi_cpuset_leave "$2"
+		return 1
+	fi
+}
+
+mi_cpuset_leave() {
+	local root
+	[ -n "$MI_CPUSET_DIR" ] || return 0
+	root=${MI_CPUSET_DIR%/*}
+	[ ! -d "$root$MI_CPUSET_FROM" ] ||
+		echo "$1" 2>/dev/null >"$root$MI_CPUSET_FROM/cgroup.procs"
+	rmdir "$MI_CPUSET_DIR" 2>/dev/null
+	[ -z "$MI_CPUSET_ENABLED" ] ||
+		echo -cpuset 2>/dev/null >"$MI_CPUSET_ENABLED/cgroup.subtree_control"
+	MI_CPUSET_DIR=
+	MI_CPUSET_FROM=
+	MI_CPUSET_ENABLED=
+}
+
 # mi_limited LIMIT CMD...: run CMD, a command or a function of this shell,
 # with this shell, and so every process CMD starts, held to LIMIT, then
 # lift it.  LIMIT is cpu=LIST (allowed only on the CPUs of LIST, as taskset
-# or a cpuset would), nice=N (nice value N, as nice would), wq=LIST (the
+# would), cpuset=LIST (in a cgroup v2 cpuset of the CPUs of LIST, as an
+# administrator would confine a task), nice=N (nice value N, as nice
+# would), wq=LIST (the
 # shell on the CPUs of LIST, and the unbound workqueues' workers too,
 # through MI_WQ_CPUMASK: for binds that do not run in the task that asks
 # for them, as pmem namespaces bind in libnvdimm's worker) or "" (none).
@@ -1243,6 +1320,7 @@ mi_limited() {
 	case "$lim" in
 	'') ;;
 	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;
+	cpuset=*) mi_cpuset_enter "${lim#cpuset=}" "$pid" || return 1 ;;
 	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
 	wq=*)
 		if [ -n "$MI_WQ_SAVED" ]; then
@@ -1271,6 +1349,7 @@ mi_limited() {
 	[ "$rc" -ne 0 ] || "$@" || rc=$?
 	case "$lim" in
 	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
+	cpuset=*) mi_cpuset_leave "$pid" ;;
 	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
 	wq=*)
 		taskset -pc "$cpus" "$pid" >/dev/null
@@ -1291,6 +1370,37 @@ mi_wq_restore() {
 	MI_WQ_SAVED=
 }
 
+# mi_allowed_cpus LIMIT: the online CPUs a task under LIMIT (mi_limited)
+# started from this shell may run on, one a line.
+mi_allowed_cpus() {
+	local lim=$1 list c
+	local -A online=()
+	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
+	case "$lim" in
+	cpu=*|wq=*|cpuset=*) list=${lim#*=} ;;
+	esac
+	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
+		online[$c]=1
+	done
+	for c in $(mi_cpulist "$list"); do
+		[ -z "${online[$c]:-}" ] || echo "$c"
+	done
+}
+
+# mi_helper_cpus_allowed NODE LIMIT: the CPUs on which the memmap init of
+# memory of NODE (a node with CPUs: mi_cpu_node) may run helpers for a
+# task under LIMIT: the node's housekeeping CPUs that the task may run on,
+# one a line.
+mi_helper_cpus_allowed() {
+	local c
+	local -A ok=()
+	mi_cpus_init
+	for c in $(mi_allowed_cpus "$2"); do ok[$c]=1; done
+	for c in ${MI_NODE_HK_CPUS[$1]:-}; do
+		[ -z "${ok[$c]:-}" ] || echo "$c"
+	done
+}
+
 # mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
 # started from this shell may run on, and its nice value: "CPUS NICE".
 mi_allowed() {
@@ -1299,7 +1409,7 @@ mi_allowed() {
 	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
 	nice=$(sed 's/^.*) //' "/proc/$BASHPID/stat" | cut -d' ' -f17)
 	case "$lim" in
-	cpu=*|wq=*) list=${lim#*=} ;;
+	cpu=*|wq=*|cpuset=*) list=${lim#*=} ;;
 	nice=*) nice=${lim#nice=} ;;
 	esac
 	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
@@ -1367,11 +1477,12 @@ mi_threads_chunk() {
 # the node is NODE.  Otherwise the node is mi_cpu_node NODE, and one
 # thread runs a range that does not start at a compound page, a binding
 # task with a positive nice value, or a range of less than two chunks
-# (mi_threads_chunk); else at most one thread per chunk, per online
-# housekeeping CPU of that node and per online CPU the binding task may
-# run on.  LO is 1 whenever HI allows more: a helper that starts after
-# the calling thread took every chunk does not count (padata), and when
-# one starts is the scheduler's choice, so no test insists on two.
+# (mi_threads_chunk); else at most one thread per chunk and per online
+# housekeeping CPU of that node that the binding task may run on
+# (mi_helper_cpus_allowed), one when there is none.  LO is 1 whenever HI
+# allows more: a helper that has not started when the calling thread took
+# every chunk is cancelled and does not count (padata), and when one
+# starts is the scheduler's choice, so no test insists on two.
 mi_threads_expected() {
 	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
 	local chunk n hk allowed nice nid hi
@@ -1385,16 +1496,19 @@ mi_threads_expected() {
 		echo "0 0 $node a call without pages runs no thread"
 		return
 	fi
+	# The helpers' CPUs: the node's housekeeping CPUs the task may use.
 	if [ "$nid" = - ]; then
-		# Some node with CPUs: allow the most housekeeping CPUs of any.
+		# Some node with CPUs: allow the most of any.
 		hk=0
-		for k in "${MI_NODE_HK[@]}"; do [ "$k" -le "$hk" ] || hk=$k; done
+		for k in "${!MI_NODE_HK[@]}"; do
+			k=$(mi_helper_cpus_allowed "$k" "$lim" | grep -c .)
+			[ "$k" -le "$hk" ] || hk=$k
+		done
 	else
-		hk=${MI_NODE_HK[$nid]:-0}
+		hk=$(mi_helper_cpus_allowed "$nid" "$lim" | grep -c .)
 	fi
 	hi=$n
 	[ "$hk" -ge "$hi" ] || hi=$hk
-	[ "$allowed" -ge "$hi" ] || hi=$allowed
 	if [ $((start % compound)) -ne 0 ]; then
 		echo "1 1 $nid the range does not start at a compound page of $compound pages"
 	elif [ "$nice" -gt 0 ]; then
@@ -1402,11 +1516,11 @@ mi_threads_expected() {
 	elif [ "$n" -lt 2 ]; then
 		echo "1 1 $nid $nr pages are less than two chunks of $chunk"
 	elif [ "$hi" -lt 2 ]; then
-		echo "1 1 $nid $hk housekeeping CPU(s) on node $nid," \
-			"$allowed allowed to the binding task"
+		echo "1 1 $nid $hk housekeeping CPU(s) of node $nid that the binding" \
+			"task may use ($allowed allowed to it)"
 	else
 		echo "1 $hi $nid room for $n chunks of at least $chunk pages, $hk housekeeping" \
-			"CPU(s) on node $nid, $allowed allowed to the binding task"
+			"CPU(s) of node $nid that the binding task may use ($allowed allowed to it)"
 	fi
 }
 

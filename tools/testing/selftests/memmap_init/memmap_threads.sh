@@ -7,13 +7,21 @@
 # the tests bind under such limits (mi_limited in memmap_lib.sh) and
 # check the trace event's threads and nid against mi_threads_expected.
 #
+# Every bind also records where the helpers ran (the workqueue's
+# workqueue_execute_start events for padata_mt_helper): only on housekeeping
+# CPUs of the node that the task running the init may use, never two on
+# one CPU.
+#
 # With the namespace (MEMMAP_INIT_NAMESPACE), reconfigured fsdax map=mem.
 # libnvdimm binds a namespace in its own worker, not in the task that
 # enables it, so that task's CPUs and nice value do not apply; the
 # unbound workqueues' cpumask (/sys/devices/virtual/workqueue/cpumask),
 # the control the admin guide names, does:
 #   - with the unbound workqueues on the first CPU, a bind runs on one
-#     thread;
+#     thread and no helper;
+#   - enabled from a task in a cpuset of the first CPU (a cgroup v2
+#     cpuset; the task's affinity without one), the bind runs in a kernel
+#     worker, with its helpers where that worker may run;
 #   - without limits, a bind runs on at least one thread and never on
 #     more than the node's housekeeping CPUs and the range allow (one
 #     bind; whether a helper started before the calling thread took
@@ -39,6 +47,20 @@
 #     threads write the same struct pages as one (4 GiB, 16 chunks: the
 #     binding thread initializes 1 GiB of device-private pages in about
 #     3 ms under TCG, before a helper on another vCPU may even start);
+#   - 4 GiB of pages of each node, from a task in a cpuset of each node's
+#     CPUs in turn and from one without limits: the helpers run only on
+#     the memory's node's housekeeping CPUs in the cpuset, one to a CPU
+#     (a task confined to one node gets no helper for another node's
+#     memory);
+#   - the same node, from a task on its first housekeeping CPU and allowed
+#     on the second, while another task keeps the second busy, first at
+#     nice 0, then as a SCHED_FIFO task (which lets a nice-0 worker run
+#     there only when the fair server does, 50 ms a second): three binds
+#     each, none slower than twice a bind from the first CPU alone under
+#     the same load, plus 20 ms, unless every helper that ran took chunks
+#     (a SCHED_FIFO task may stop one in the middle of a chunk); a helper
+#     that has not started when every chunk is taken is cancelled, not
+#     waited for;
 #   - a request the module must refuse (a size of 0 or not a multiple of
 #     the folio, an offset not a multiple of 2 MiB or past the folio, a
 #     node that is not online, an order too large, sizes that overflow,
@@ -63,6 +85,7 @@ PGMAP=/sys/kernel/debug/test_memmap_pgmap
 
 mi_init
 mi_trace_need
+mi_trace_helpers_on || mi_skip_all "cannot trace where workqueue items run"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 mi_debugfs || mi_skip_all "no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
@@ -71,7 +94,9 @@ mi_cpus_init
 ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 
 loaded=
+hog=
 mi_cleanup_hook() {
+	[ -z "$hog" ] || kill "$hog" 2>/dev/null
 	[ ! -w "$PGMAP" ] || echo unmap >"$PGMAP" 2>/dev/null
 	for m in $loaded; do rmmod "$m" 2>/dev/null; done
 }
@@ -111,10 +136,13 @@ PV_NICE="device-private from a task with nice 10: one thread"
 PV_NODES="device-private of each node, from the first CPU: one thread, nid that node or the nearest"
 PV_SMALL="device-private, 4 GiB of pages: several threads write the same struct pages as one"
 PV_BAD="test_memmap_pgmap refuses a bad request and maps nothing"
+PV_PLACE="device-private of each node, from a cpuset of each node: helpers only there, one a CPU"
+PV_WAIT="device-private with a busy CPU: the bind waits for no helper that has not started"
+NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kworker may run"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 12
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 mi_kmsg_mark "threads start"
@@ -131,7 +159,46 @@ bound() {
 	# The task that ran the init: the trace line's comm-pid.
 	task=$(sed -n 's/^ *\(.*[^ ]\) *\[[0-9]*\] .* memmap_init_zone_device: .*/\1/p' \
 		"$MI_TRACE/trace" | head -n 1)
-	ktap_print_msg "event (${task:-task unknown}): ${events//$'\n'/; event: }"
+	helpers=$(mi_trace_helpers)
+	ktap_print_msg "event (${task:-task unknown}): ${events//$'\n'/; event: }" \
+		"helpers on CPU(s): $(tr '\n' ' ' <<<"${helpers:-none}")"
+}
+
+# placed NODE LIMIT: the helpers of the last bind ran only on CPUs where
+# a task under LIMIT may run helpers for memory of NODE, one each; prints
+# what is wrong.
+placed() {
+	local ok c want dup
+	ok=$(mi_helper_cpus_allowed "$(mi_cpu_node "$1")" "$2" | tr '\n' ' ')
+	for c in $helpers; do
+		[[ " $ok" == *" $c "* ]] ||
+			want+=" $c"
+	done
+	dup=$(sort <<<"$helpers" | uniq -d | tr '\n' ' ')
+	if [ -n "$want" ]; then
+		ktap_print_msg "helper(s) on CPU(s)$want, outside the allowed ${ok:-(none)}"
+		return 1
+	fi
+	if [ -n "$dup" ]; then
+		ktap_print_msg "two helpers on CPU(s) $dup"
+		return 1
+	fi
+}
+
+# wq_cpus: the CPUs the unbound workqueues may use, as a CPU list.
+wq_cpus() {
+	local m w i v bit c=0 out=
+	local -a words
+	m=$(cat "$MI_WQ_CPUMASK" 2>/dev/null) || return 1
+	IFS=, read -r -a words <<<"$m"
+	for ((i = ${#words[@]} - 1; i >= 0; i--)); do
+		v=$((16#${words[i]}))
+		for ((bit = 0; bit < 32; bit++)); do
+			[ $(((v >> bit) & 1)) -eq 0 ] || out+=,$((c + bit))
+		done
+		c=$((c + 32))
+	done
+	echo "${out#,}"
 }
 
 # expect LIMIT: the events are what mi_threads_expected allows for a task
@@ -244,11 +311,11 @@ ns_unbind() { mi_ns_disable; }
 ns_bind() { mi_ns_enable; }
 
 if [ "$have_ns" = 0 ]; then
-	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M"; do
+	for t in "$NS_ONE" "$NS_MANY" "$NS_ASYNC" "$NS_1G" "$NS_MEM2M"; do
 		mi_skip "$t" "$MI_NS_WHY"
 	done
 elif ! mi_ns_reconfig --mode=fsdax --map=mem; then
-	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M"; do
+	for t in "$NS_ONE" "$NS_MANY" "$NS_ASYNC" "$NS_1G" "$NS_MEM2M"; do
 		mi_result "$t" 1 "cannot configure $MI_NS as fsdax map=mem"
 	done
 else
@@ -259,14 +326,14 @@ else
 	mi_ns_disable
 	ok=0
 	if ! bound "wq=$ONE_CPU" ns_bind || ! expect "wq=$ONE_CPU" ||
-		[ "$(most)" != 1 ]; then
+		[ "$(most)" != 1 ] || ! placed "$node" "wq=$ONE_CPU"; then
 		ok=1
 	fi
 	mi_result "$NS_ONE" $ok
 
 	mi_ns_disable
 	ok=1 n=0 p=0 why=
-	if bound "" ns_bind && expect ""; then
+	if bound "" ns_bind && expect "" && placed "$node" "cpu=$(wq_cpus)"; then
 		n=$(most)
 		read -r p why < <(possible)
 		# At least one thread, never more than the CPUs the bind may
@@ -281,6 +348,23 @@ else
 	else
 		mi_result "$NS_MANY" $ok "ran on $n thread(s), $p possible"
 	fi
+
+	# The administrator's cpuset does not reach libnvdimm's worker: the
+	# helpers run where that worker may, as without limits.
+	mi_ns_disable
+	lim=cpuset=$ONE_CPU
+	mi_cgroup2 >/dev/null && grep -qw cpuset "$(mi_cgroup2)/cgroup.controllers" ||
+		lim=cpu=$ONE_CPU
+	ok=1
+	if bound "$lim" ns_bind; then
+		ktap_print_msg "$NS_ASYNC: enabled under $lim, ran in ${task:-?}"
+		case "$task" in
+		kworker/*) want="cpu=$(wq_cpus)" ;;
+		*) want=$lim ;;
+		esac
+		expect "${want/cpuset=/cpu=}" && placed "$node" "${want/cpuset=/cpu=}" && ok=0
+	fi
+	mi_result "$NS_ASYNC" $ok
 
 	# Three 1 GiB folios need the namespace to hold 4 GiB: the data
 	# starts at the first 1 GiB boundary after the memmap.
@@ -387,8 +471,133 @@ pv_bad() {
 	mi_result "$PV_BAD" $ok
 }
 
+# pv_place: memory of each node, bound from a cpuset of each node's CPUs
+# and from a task without limits (the task's affinity where there is no
+# cgroup v2 cpuset controller).
+pv_place() {
+	local n k lim cpus ok=0 kind=cpuset
+	if ! mi_cgroup2 >/dev/null ||
+		! grep -qw cpuset "$(mi_cgroup2)/cgroup.controllers"; then
+		kind=cpu
+		ktap_print_msg "$PV_PLACE: no cgroup v2 cpuset controller: taskset instead"
+	fi
+	compound=1
+	for n in $(mi_nodes); do
+		node=$n
+		for k in - $(mi_nodes); do
+			lim=
+			if [ "$k" != - ]; then
+				cpus=$(cat "/sys/devices/system/node/node$k/cpulist" 2>/dev/null)
+				[ -n "$cpus" ] || continue
+				lim=$kind=$cpus
+			fi
+			if bound "$lim" pv_map 4096 "$n" 0 0 && expect "${lim/cpuset=/cpu=}" &&
+				placed "$n" "${lim/cpuset=/cpu=}"; then
+				:
+			else
+				ktap_print_msg "memory of node $n, bound under '${lim:-no limit}'"
+				ok=1
+			fi
+			pv_unmap
+		done
+	done
+	mi_result "$PV_PLACE" $ok
+}
+
+# hogged KIND B: start a task that keeps CPU B busy, at nice 0 (KIND
+# other) or as SCHED_FIFO (fifo), for at most a minute; sets hog.  False,
+# saying why, when it does not run so within a second.
+hogged() {
+	local run=(taskset -c "$2") want=0 i st
+	[ "$1" = other ] || run+=(chrt -f 1) want=1
+	# shellcheck disable=SC2016 # the loop's own $SECONDS
+	"${run[@]}" bash -c 'while [ "$SECONDS" -lt 60 ]; do :; done' &
+	hog=$!
+	# Its CPU and scheduling policy (fields 39 and 41 of stat), once the
+	# loop runs.
+	for ((i = 0; i < 20; i++)); do
+		st=$(sed 's/^.*) //' "/proc/$hog/stat" 2>/dev/null)
+		read -r -a st <<<"$st"
+		[ "${st[36]:-}" = "$2" ] && [ "${st[38]:-}" = "$want" ] && return 0
+		sleep 0.05
+	done
+	ktap_print_msg "cannot keep CPU $2 busy with a $1 task"
+	return 1
+}
+
+# pv_wait: binds from CPU A, allowed on B too, while B is busy, against a
+# bind from A alone under the same load (D1).  A bind that takes more than
+# twice D1 plus 20 ms must owe it to helpers that ran chunks, never to one
+# that ran none (the bind waited for it to start, which cancellation
+# prevents); with a nice-0 task on B no bind may take that long at all.
+# With a SCHED_FIFO task on B a helper runs only when the fair server lets
+# it, 50 ms a second, and one it stops in the middle of a chunk holds the
+# bind until its next turn: padata cannot take a chunk back, which the
+# admin guide says.
+pv_wait() {
+	local a b kind d1 t1 t2 th nh self ok=0 cn i bound
+	cn=$(mi_cpu_node "$node")
+	read -r a b _ <<<"${MI_NODE_HK_CPUS[$cn]:-}"
+	if [ -z "$b" ]; then
+		mi_skip "$PV_WAIT" "node $cn has fewer than two housekeeping CPUs"
+		return
+	fi
+	if ! command -v chrt >/dev/null; then
+		mi_skip "$PV_WAIT" "no chrt command (util-linux)"
+		return
+	fi
+	self=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
+	compound=1
+	for kind in other fifo; do
+		d1=
+		if ! hogged "$kind" "$b"; then
+			ok=1
+			kill "$hog" 2>/dev/null
+			continue
+		fi
+		# This shell starts on A, and stays there: B is busy.
+		taskset -pc "$a" "$BASHPID" >/dev/null
+		if bound "cpu=$a" pv_map 4096 "$node" 0 0 && expect "cpu=$a"; then
+			d1=$(mi_field "$events" duration_ns)
+			t1=$(most)
+		fi
+		pv_unmap
+		if [ -z "$d1" ]; then
+			ktap_print_msg "CPU $b busy ($kind): no bind from CPU $a alone"
+			ok=1
+		else
+			bound=$((2 * d1 + 20000000))
+			ktap_print_msg "CPU $b busy ($kind): from CPU $a alone" \
+				"$((d1 / 1000)) us on $t1 thread(s); bound $((bound / 1000)) us"
+		fi
+		for i in 1 2 3; do
+			if [ -n "$d1" ] && bound "cpu=$a,$b" pv_map 4096 "$node" 0 0 &&
+				expect "cpu=$a,$b" && placed "$node" "cpu=$a,$b"; then
+				t2=$(mi_field "$events" duration_ns)
+				th=$(most)
+				nh=$(grep -c . <<<"$helpers")
+				if [ "$t2" -gt "$bound" ] &&
+					{ [ "$kind" = other ] || [ "$nh" -ge "$th" ]; }; then
+					ktap_print_msg "CPU $b busy ($kind), bind $i:" \
+						"$((t2 / 1000)) us, over the bound, on $th" \
+						"thread(s) with $nh helper(s) run: it waited"
+					ok=1
+				fi
+			elif [ -n "$d1" ]; then
+				ok=1
+			fi
+			pv_unmap
+		done
+		kill "$hog" 2>/dev/null
+		wait "$hog" 2>/dev/null
+		hog=
+		taskset -pc "$self" "$BASHPID" >/dev/null
+	done
+	mi_result "$PV_WAIT" $ok
+}
+
 if [ "$have_pgmap" = 0 ]; then
-	for t in "$PV_NICE" "$PV_NODES" "$PV_SMALL" "$PV_BAD"; do
+	for t in "$PV_NICE" "$PV_NODES" "$PV_SMALL" "$PV_PLACE" "$PV_WAIT" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
@@ -428,7 +637,9 @@ else
 		[ "${MI_NODE_HK[$n]}" -le "${MI_NODE_HK[$node]:-0}" ] || node=$n
 	done
 	same_as_one "$PV_SMALL" pv_unmap pv_map 4096 "$node" 0 0
+	pv_wait
 
+	pv_place
 	pv_bad
 fi
 
