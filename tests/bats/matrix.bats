@@ -91,7 +91,7 @@ EOF2
 	run -1 "$H/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
 	run -1 "$H/matrix.sh" --params none,safer
-	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa, distro)"* ]]
+	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa, threads, distro)"* ]]
 	run -1 "$H/matrix.sh" --boot-timeout 0
 	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
 	run -2 "$H/matrix.sh" --append
@@ -246,7 +246,7 @@ EOF2
 	[[ "$output" == *"2 cells, 1 failed"* ]]
 }
 
-@test "matrix.sh: the no-parameter cell runs every group, the others controls and backend, numa threads; --full every group" {
+@test "matrix.sh: the no-parameter cell runs every group, the others controls and backend, numa and threads the threads group; --full every group" {
 	# And every cell but numa's gets the p2pdma, soft-reserved and reserved
 	# memory; hmm-tests runs with the default request (and on, where the
 	# variant has the backend), all three with --full.
@@ -283,6 +283,13 @@ EOF2
 	grep -q 'Command line: .* isolcpus=4' "$L/stream-y.numa.log"
 	line=$(head -n 1 "$L/stream-y.numa.log")
 	[[ "$line" != *nvme* ]] && [[ "$line" != *memmap=* ]]
+	# The threads cell: the threads group alone, two vCPUs, no NUMA.
+	run matrix --guest-test fake-kselftest --variants stream-y:threads \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-y.threads.out"
+	line=$(head -n 1 "$L/stream-y.threads.log")
+	[[ "$line" == *" -smp 2 "* ]] && [[ "$line" != *-numa* ]] && [[ "$line" != *nvme* ]]
 }
 
 @test "matrix.sh: a guest that stalls at boot is booted once more; the failed cell says how to rerun it" {
