@@ -161,6 +161,7 @@ probe:
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
+#= MZ_BISECT_FROM check-series bisect: start from this revision of the tree (e.g. opt-in)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)

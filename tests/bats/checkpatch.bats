@@ -141,3 +141,9 @@ bad_series() {
 	[[ "$stderr" == *"ndctl/0001-ndctl-test.patch:"* ]]
 	[[ "$stderr" == *"trailing whitespace"* ]]
 }
+
+@test "check-series.sh bisect: an MZ_BISECT_FROM that names no commit is refused before any build" {
+	MZ_BISECT_FROM=no-such-revision run -1 --separate-stderr "$H/check-series.sh" bisect
+	[[ "$stderr" == *"MZ_BISECT_FROM=no-such-revision: no such revision in $MZ_TREE"* ]]
+	[ ! -e "$MZ_CACHE/build/check-bisect" ]
+}
