@@ -1250,10 +1250,34 @@ mi_cpumask() {
 	echo "$out"
 }
 
+# mi_cpumask_list MASK: the CPUs of a cpumask as the kernel writes it
+# (mi_cpumask), as a CPU list.
+mi_cpumask_list() {
+	local i v bit c=0 out=
+	local -a words
+	IFS=, read -r -a words <<<"$1"
+	for ((i = ${#words[@]} - 1; i >= 0; i--)); do
+		v=$((16#${words[i]}))
+		for ((bit = 0; bit < 32; bit++)); do
+			[ $(((v >> bit) & 1)) -eq 0 ] || out+=,$((c + bit))
+		done
+		c=$((c + 32))
+	done
+	echo "${out#,}"
+}
+
 # mi_cgroup2: where the cgroup v2 hierarchy is mounted; false if nowhere.
 mi_cgroup2() {
 	awk '$3 == "cgroup2" { print $2; found = 1; exit } END { exit !found }' \
 		/proc/mounts 2>/dev/null
+}
+
+# mi_cpuset_usable: where the cgroup v2 hierarchy is mounted, if it has
+# the cpuset controller; false otherwise.
+mi_cpuset_usable() {
+	local root
+	root=$(mi_cgroup2) && grep -qw cpuset "$root/cgroup.controllers" 2>/dev/null &&
+		echo "$root"
 }
 
 # mi_cpuset_enter LIST PID: move PID into a new cgroup whose cpuset holds
@@ -1262,12 +1286,9 @@ mi_cgroup2() {
 # mi_cpuset_leave PID puts everything back.
 mi_cpuset_enter() {
 	local root
-	if ! root=$(mi_cgroup2); then
-		ktap_print_msg "no cgroup v2 hierarchy mounted: no cpuset"
-		return 1
-	fi
-	if ! grep -qw cpuset "$root/cgroup.controllers" 2>/dev/null; then
-		ktap_print_msg "no cpuset controller in $root (CONFIG_CPUSETS)"
+	if ! root=$(mi_cpuset_usable); then
+		ktap_print_msg "no cgroup v2 hierarchy with the cpuset controller" \
+			"(CONFIG_CPUSETS)"
 		return 1
 	fi
 	MI_CPUSET_FROM=$(sed -n 's/^0:://p' "/proc/$2/cgroup")
@@ -1404,21 +1425,10 @@ mi_helper_cpus_allowed() {
 # mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
 # started from this shell may run on, and its nice value: "CPUS NICE".
 mi_allowed() {
-	local lim=$1 list nice c n=0
-	local -A online=()
-	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
+	local nice
 	nice=$(sed 's/^.*) //' "/proc/$BASHPID/stat" | cut -d' ' -f17)
-	case "$lim" in
-	cpu=*|wq=*|cpuset=*) list=${lim#*=} ;;
-	nice=*) nice=${lim#nice=} ;;
-	esac
-	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
-		online[$c]=1
-	done
-	for c in $(mi_cpulist "$list"); do
-		[ -z "${online[$c]:-}" ] || n=$((n + 1))
-	done
-	echo "$n $nice"
+	case "$1" in nice=*) nice=${1#nice=} ;; esac
+	echo "$(mi_allowed_cpus "$1" | grep -c .) $nice"
 }
 
 # mi_compound_pages OPTIONS...: the pages of one compound page of a

@@ -185,21 +185,6 @@ placed() {
 	fi
 }
 
-# wq_cpus: the CPUs the unbound workqueues may use, as a CPU list.
-wq_cpus() {
-	local m w i v bit c=0 out=
-	local -a words
-	m=$(cat "$MI_WQ_CPUMASK" 2>/dev/null) || return 1
-	IFS=, read -r -a words <<<"$m"
-	for ((i = ${#words[@]} - 1; i >= 0; i--)); do
-		v=$((16#${words[i]}))
-		for ((bit = 0; bit < 32; bit++)); do
-			[ $(((v >> bit) & 1)) -eq 0 ] || out+=,$((c + bit))
-		done
-		c=$((c + 32))
-	done
-	echo "${out#,}"
-}
 
 # expect LIMIT: the events are what mi_threads_expected allows for a task
 # under LIMIT (compound and node set by the caller); prints what is not.
@@ -322,6 +307,8 @@ else
 	compound=1
 	node=$(mi_ns_node)
 	ktap_print_msg "$MI_NS: memory of node $node"
+	# Where libnvdimm's kworker, and so its helpers, may run.
+	wq=$(mi_cpumask_list "$(cat "$MI_WQ_CPUMASK" 2>/dev/null)")
 
 	mi_ns_disable
 	ok=0
@@ -333,7 +320,7 @@ else
 
 	mi_ns_disable
 	ok=1 n=0 p=0 why=
-	if bound "" ns_bind && expect "" && placed "$node" "cpu=$(wq_cpus)"; then
+	if bound "" ns_bind && expect "" && placed "$node" "cpu=$wq"; then
 		n=$(most)
 		read -r p why < <(possible)
 		# At least one thread, never more than the CPUs the bind may
@@ -353,13 +340,12 @@ else
 	# helpers run where that worker may, as without limits.
 	mi_ns_disable
 	lim=cpuset=$ONE_CPU
-	mi_cgroup2 >/dev/null && grep -qw cpuset "$(mi_cgroup2)/cgroup.controllers" ||
-		lim=cpu=$ONE_CPU
+	mi_cpuset_usable >/dev/null || lim=cpu=$ONE_CPU
 	ok=1
 	if bound "$lim" ns_bind; then
 		ktap_print_msg "$NS_ASYNC: enabled under $lim, ran in ${task:-?}"
 		case "$task" in
-		kworker/*) want="cpu=$(wq_cpus)" ;;
+		kworker/*) want=cpu=$wq ;;
 		*) want=$lim ;;
 		esac
 		expect "${want/cpuset=/cpu=}" && placed "$node" "${want/cpuset=/cpu=}" && ok=0
@@ -476,8 +462,7 @@ pv_bad() {
 # cgroup v2 cpuset controller).
 pv_place() {
 	local n k lim cpus ok=0 kind=cpuset
-	if ! mi_cgroup2 >/dev/null ||
-		! grep -qw cpuset "$(mi_cgroup2)/cgroup.controllers"; then
+	if ! mi_cpuset_usable >/dev/null; then
 		kind=cpu
 		ktap_print_msg "$PV_PLACE: no cgroup v2 cpuset controller: taskset instead"
 	fi
