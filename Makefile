@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The two commands a newcomer needs:
-#   make bench   build base and patched kernels, boot them, measure memmap init
+#   make bench   build base and the two series' kernels, boot them, measure memmap init
 #   make check   the tests: lint, mirror check, builds, harness tests, VM tests
 # The rest are the steps they are made of; see README.md.  'make help'
 # prints the targets and variables from the "#:" comment right above each
@@ -28,7 +28,7 @@ help:
 	     d != "" && /^[a-z][a-z0-9-]*:/ { sub(/:.*/, ""); printf "  %-14s %s\n", $$0, d } \
 	     { d = "" }' $(firstword $(MAKEFILE_LIST))
 
-#: the main job: base vs template vs template+streaming in a VM (BENCH_ARGS)
+#: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS)
 bench:
 	@$(H)/bench.sh --check-args $(BENCH_ARGS) >/dev/null
 	@$(MAKE) --no-print-directory deps

@@ -83,9 +83,23 @@
 # enable less its memmap_init_zone_device() time, so the largest ratio to
 # base's enable that any faster memmap init could reach.
 #
+# The kernel's part of the whole bind (metric probe_ns): per bind, the
+# summed outermost calls of nd_pmem_probe() and dax_pmem_probe() from the
+# BENCH-PHASE lines (devprivate: of memremap_pages()), where every bind
+# of the run has them; it leaves out ndctl, sysfs and the driver core,
+# which enable_ns includes.
+#
+# The table has a part per series when there are threaded runs: Part 1,
+# the first series (the single-threaded runs and the floor, against base)
+# and Part 2, its follow-up (the threaded runs against their
+# single-threaded ones, base-cpus as the whole bind's base).  With several
+# sizes, the breakdown is printed for the largest.
+#
 # --fact KEY=VALUE adds host facts to the JSON (cpu_model, series_commit,
 # guest_vcpus, ...); known numeric ones are stored as numbers.  --kernel
-# NAME=DIR names a kernel build directory (base, patched): its release
+# NAME=DIR names a kernel build directory (base; first, the first series
+# alone, which ran the single-threaded patched runs, when they had a
+# kernel of their own; patched, the threaded runs' or every patched run's): its release
 # (include/config/kernel.release) and the sha256 of its .config are
 # recorded, the directory itself only by its last component.  --probe is
 # store-probe's --json output, stored under "probe" and summarised.  The
@@ -152,6 +166,11 @@ PHASE_RE = re.compile(
 # driver (marked in the breakdown).
 NVDIMM_PHASES = {"nd_pfn_validate", "nvdimm_setup_pfn", "disk_scan_partitions",
                  "device_add_disk"}
+# The kernel's part of a whole bind (metric probe_ns): the outermost calls
+# of the drivers' probes, or for devprivate of memremap_pages() (the
+# module's own timing is its enable_ns), from the BENCH-PHASE lines.
+PROBE_FUNCS = ("nd_pmem_probe", "dax_pmem_probe")
+PROBE_FUNCS_PRIVATE = ("memremap_pages",)
 FLOOR_RE = re.compile(
     r"^BENCH-FLOOR device=(?P<device>\S+) phase=(?P<phase>pick|run) cand=(?P<cand>[a-z0-9]+)"
     r" rep=(?P<rep>\d+) nr_pages=(?P<nr_pages>\d+) bytes=(?P<bytes>\d+) ns=(?P<ns>\d+)$")
@@ -393,6 +412,20 @@ def parse_run(label, path, devices, rebinds):
 
 # --- aggregation --------------------------------------------------------------
 
+def probe_ns(device, bind):
+    """The kernel's part of one bind (PROBE_FUNCS), None without phases."""
+    ph = bind.get("phases")
+    if ph is None:
+        return None
+    tops = PROBE_FUNCS_PRIVATE if device == "devprivate" else PROBE_FUNCS
+    return sum(ns for pth, (_, ns) in ph.items() if pth in tops)
+
+
+def probe_instrument(device):
+    tops = PROBE_FUNCS_PRIVATE if device == "devprivate" else PROBE_FUNCS
+    return "function_graph on the outermost " + " and ".join(f"{f}()" for f in tops)
+
+
 def row(device, size_mb, backend, metric, instrument, first, rest, nr_pages, threads=1):
     r = {"device": device, "size_bytes": size_mb << 20, "backend": backend, "metric": metric,
          "instrument": instrument, "first": first, "median": median_int(rest),
@@ -433,6 +466,10 @@ def aggregate(runs, sizes, devices, rebinds):
                     rest = [binds[k][metric] for k in range(1, rebinds + 1)]
                     results.append(row(d, size, b, metric, instr, binds[0][metric], rest, pages,
                                        threads))
+                probes = [probe_ns(d, binds[k]) for k in range(rebinds + 1)]
+                if None not in probes:
+                    results.append(row(d, size, b, "probe_ns", probe_instrument(d), probes[0],
+                                       probes[1:], pages, threads))
             # The floor: the template boot's (the guest running the path it bounds).
             src = "template"
             fl = runs[src, size][1][d]
@@ -578,8 +615,11 @@ def table(doc):
     devices, rebinds, results = doc["devices"], doc["rebinds"], doc["results"]
     sizes = doc["sizes"]["list_bytes"]
     kern = doc.get("kernels", {})
+    kernels = (f"the first series {kern['first'].get('release') or '?'} and both series "
+               f"{kern.get('patched', {}).get('release') or '?'}"
+               if kern.get("first") else f"patched {kern.get('patched', {}).get('release') or '?'}")
     out += wrap(f"memmap_init_zone_device(): base {kern.get('base', {}).get('release') or '?'} "
-                f"vs patched {kern.get('patched', {}).get('release') or '?'}; "
+                f"vs {kernels}; "
                 f"{len(devices)} device(s) at {', '.join(human_bytes(s) for s in sizes)}; "
                 f"{rebinds} rebinds per device and backend.")
     if accel == "tcg":
@@ -611,62 +651,152 @@ def table(doc):
     threaded = [b for b in labels if b in THREADED]
     # Older results have no base with every vCPU online.
     have_cpus = BASE_CPUS in labels
+    single = [b for b in labels if b in BACKENDS]
+    many = ([BASE_CPUS] if have_cpus else []) + [
+        x for b in BACKENDS[1:] for x in (b, b + "-threads") if x in labels]
+    any_slow_floor = []
+
+    def init_blocks(runs, comps, speedup):
+        """Per size and device, the memmap init rows of runs, the verdicts
+        of comps and (threads) the speedup line."""
+        res = []
+        for size in sizes:
+            for d in devices:
+                rows = {b: find(results, d, size >> 20, b, "memmap_init_ns")
+                        for b in set(runs) | {"base", "floor"}}
+                big = max(rows[b]["max"] for b in runs)
+                dec = 3 if big < 100e6 else 2
+                res.append("")
+                res.append(f"{d}, {human_bytes(size)} ({rows['base']['nr_pages']} pages)")
+                res.append(f"  {'backend':<18} {'median':>8} {'min-max':>17} {'first':>8} "
+                           f"{'x base':>6} {'x floor':>7}")
+                base_med, floor_med = rows["base"]["median"], rows["floor"]["median"]
+                for b in runs:
+                    r = rows[b]
+                    name = run_name(r)
+                    xb = f"{r['median'] / base_med:.2f}" if base_med > 0 else "n/a"
+                    xf = f"{r['median'] / floor_med:.2f}" if floor_med > 0 else "n/a"
+                    rng = f"{fmt_ms(r['min'], dec)}-{fmt_ms(r['max'], dec)}"
+                    if len(name) > 18:
+                        # A long name ("template+streaming, 2 threads") on its own line.
+                        res.append(f"  {name}")
+                        name = ""
+                    res.append(f"  {name:<18} {fmt_ms(r['median'], dec):>8} {rng:>17} "
+                               f"{fmt_ms(r['first'], dec):>8} {xb:>6} {xf:>7}")
+                for c in doc["comparisons"]:
+                    if (c["device"], c["size_bytes"]) != (d, size) or (c["a"], c["b"]) not in comps:
+                        continue
+                    lab = f"{run_name(rows[c['a']])} vs {run_name(rows[c['b']])}:"
+                    line = f"  {lab:<32} {c['verdict']}"
+                    if len(line) > WIDTH:
+                        res.append(f"  {lab}")
+                        line = f"  {'':<32} {c['verdict']}"
+                    res.append(line)
+                if speedup:
+                    ts = {rows[b]["threads"] for b in threaded}
+                    n = f"{min(ts)} thread{'' if ts == {1} else 's'}" if len(ts) == 1 else "N threads"
+                    parts = []
+                    for b in threaded:
+                        one, mt = rows[THREADED[b]], rows[b]
+                        x = f"{one['median'] / mt['median']:.2f}x" if mt["median"] > 0 else "n/a"
+                        parts.append(f"{THREADED[b]} {x}" + ("" if len(ts) == 1 else
+                                                              f" (N={mt['threads']})"))
+                    res += wrap(f"speedup of {n} over 1 (ratio of medians): " + ", ".join(parts),
+                                "  ")
+                if "floor" in runs:
+                    for f in doc["floor"]:
+                        if (f["device"], f["size_bytes"]) == (d, size) and f["slower_than"]:
+                            any_slow_floor.append(f"{d} {human_bytes(size)}")
+                            res.append("  FLAG: the floor is slower than "
+                                       f"{', '.join(f['slower_than'])}")
+        return res
+
+    def ms_x_base(r, base):
+        q = "n/a" if not base["median"] else f"{r['median'] / base['median']:.2f}x"
+        return f"{fmt_ms(r['median'], 2):>8} {q:>5}"
+
+    def per_page(r, base=None):
+        return "n/a" if r.get("ns_per_page") is None else f"{r['ns_per_page']:.1f}"
+
+    def threads_col(base, rs):
+        return threads_cell(rs)
+
+    def has(metric, runs):
+        """Every device and size has a row of metric for each of runs (an
+        older guest test timed no probes)."""
+        got = {(r["device"], r["size_bytes"], r["backend"]) for r in results
+               if r["metric"] == metric}
+        return all((d, size, b) in got for d in devices for size in sizes for b in runs)
+
+    # The whole bind (ndctl's command, then the kernel's probes) and the
+    # cost per page, each for the single-threaded runs, then for the
+    # threaded ones: heading, row order (size or device outermost), runs,
+    # metric, column separator, the base run, the first column (header,
+    # width, cell from the base row and the runs' rows), the runs' columns
+    # (header, width) and their cell.
+    whole = [("template", 14), ("+streaming", 14)]
+    # The threaded runs' whole bind against the base kernel with the same
+    # vCPUs online, when the run has it.
+    nbase = BASE_CPUS if have_cpus else "base"
+    base_col = ("base", 9, lambda base, rs: fmt_ms(base["median"], 2))
+    probe_what = ("nd_pmem_probe() and dax_pmem_probe(), function_graph; devprivate: "
+                  "memremap_pages()")
+    blocks1 = [
+        ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
+         "devprivate: memremap_pages(), ktime; every vCPU but the first offline):", "size",
+         BACKENDS[1:], "enable_ns", "  ", "base", base_col, whole, ms_x_base),
+        (f"The kernel's part of the whole bind, median ms and x base ({probe_what}; the "
+         "rest is ndctl, sysfs and the driver core):", "size",
+         BACKENDS[1:], "probe_ns", "  ", "base", base_col, whole, ms_x_base),
+        ("Cost per page, ns (median memmap init time / pages):", "device",
+         BACKENDS[1:] + ["floor"], "memmap_init_ns", " ", "base",
+         ("base", 9, lambda base, rs: per_page(base)),
+         [("template", 9), ("+streaming", 10), ("floor", 9)], per_page),
+    ]
+    blocks2 = [
+        ("Whole bind on N threads, median ms and x base with every vCPU online (the "
+         "same instruments):" if have_cpus else
+         "Whole bind on N threads, median ms and x base (the same instruments; base ran "
+         "with one vCPU online, the threaded runs with all):", "size",
+         threaded, "enable_ns", "  ", nbase,
+         base_col if have_cpus else ("threads", 7, threads_col), whole, ms_x_base),
+        ("The kernel's part of the whole bind on N threads, median ms and x base"
+         + (" with every vCPU online" if have_cpus else "") + f" ({probe_what}):", "size",
+         threaded, "probe_ns", "  ", nbase,
+         base_col if have_cpus else ("threads", 7, threads_col), whole, ms_x_base),
+        ("Cost per page on N threads, ns (median memmap init time / pages):", "device",
+         threaded, "memmap_init_ns", " ", "base", ("threads", 7, threads_col),
+         [("template", 9), ("+streaming", 10)], per_page),
+    ]
+
+    def tables(blocks):
+        res = []
+        for heading, outer, runs, metric, sep, base_run, first, cols, cell in blocks:
+            if not runs or not has(metric, runs + [base_run]):
+                continue
+            res.append("")
+            res += wrap(heading)
+            res.append(f"  {'device':<11} {'size':>7}{sep}" +
+                       sep.join(f"{h:>{w}}" for h, w in [first[:2]] + cols))
+            keys = ([(d, size) for size in sizes for d in devices] if outer == "size" else
+                    [(d, size) for d in devices for size in sizes])
+            for d, size in keys:
+                base = find(results, d, size >> 20, base_run, metric)
+                rs = [find(results, d, size >> 20, b, metric) for b in runs]
+                cells = [f"{first[2](base, rs):>{first[1]}}"]
+                cells += [f"{cell(r, base):>{w}}" for (_, w), r in zip(cols, rs)]
+                res.append(f"  {d:<11} {human_bytes(size):>7}{sep}" + sep.join(cells))
+        return res
+
+    # The notes, then a part per series: the first series' single thread
+    # against base, then the follow-up's threads.
     out.append("")
     out += wrap("memmap init time in ms: median [min-max] of the rebinds, the first bind, "
                 "and the median as a multiple of base and of the floor.")
-    any_slow_floor = []
-    for size in sizes:
-        for d in devices:
-            rows = {b: find(results, d, size >> 20, b, "memmap_init_ns")
-                    for b in labels + ["floor"]}
-            big = max(r["max"] for r in rows.values())
-            dec = 3 if big < 100e6 else 2
-            out.append("")
-            out.append(f"{d}, {human_bytes(size)} ({rows['base']['nr_pages']} pages)")
-            out.append(f"  {'backend':<18} {'median':>8} {'min-max':>17} {'first':>8} "
-                       f"{'x base':>6} {'x floor':>7}")
-            base_med, floor_med = rows["base"]["median"], rows["floor"]["median"]
-            for b in labels + ["floor"]:
-                r = rows[b]
-                name = run_name(r)
-                xb = f"{r['median'] / base_med:.2f}" if base_med > 0 else "n/a"
-                xf = f"{r['median'] / floor_med:.2f}" if floor_med > 0 else "n/a"
-                rng = f"{fmt_ms(r['min'], dec)}-{fmt_ms(r['max'], dec)}"
-                if len(name) > 18:
-                    # A long name ("template+streaming, 2 threads") on its own line.
-                    out.append(f"  {name}")
-                    name = ""
-                out.append(f"  {name:<18} {fmt_ms(r['median'], dec):>8} {rng:>17} "
-                           f"{fmt_ms(r['first'], dec):>8} {xb:>6} {xf:>7}")
-            for c in doc["comparisons"]:
-                if (c["device"], c["size_bytes"]) != (d, size):
-                    continue
-                lab = f"{run_name(rows[c['a']])} vs {run_name(rows[c['b']])}:"
-                line = f"  {lab:<32} {c['verdict']}"
-                if len(line) > WIDTH:
-                    out.append(f"  {lab}")
-                    line = f"  {'':<32} {c['verdict']}"
-                out.append(line)
-            if threaded:
-                ts = {rows[b]["threads"] for b in threaded}
-                n = f"{min(ts)} thread{'' if ts == {1} else 's'}" if len(ts) == 1 else "N threads"
-                parts = []
-                for b in threaded:
-                    one, many = rows[THREADED[b]], rows[b]
-                    x = f"{one['median'] / many['median']:.2f}x" if many["median"] > 0 else "n/a"
-                    parts.append(f"{THREADED[b]} {x}" + ("" if len(ts) == 1 else
-                                                          f" (N={many['threads']})"))
-                out += wrap(f"speedup of {n} over 1 (ratio of medians): " + ", ".join(parts),
-                            "  ")
-            for f in doc["floor"]:
-                if (f["device"], f["size_bytes"]) == (d, size) and f["slower_than"]:
-                    any_slow_floor.append(f"{d} {human_bytes(size)}")
-                    out.append(f"  FLAG: the floor is slower than {', '.join(f['slower_than'])}")
-    out.append("")
     out += wrap(f"Verdicts: Welch's t-test on the rebinds at {CONFIDENCE * 100:.0f}%: the "
                 "difference of the means in % of the second, +- the half-width of its "
                 "confidence interval.")
-    out += wrap("Instrument, both kernels: the function_graph tracer filtered to "
+    out += wrap("Instrument, every kernel: the function_graph tracer filtered to "
                 "memmap_init_zone_device() alone (set_ftrace_filter: entry and exit hooks, "
                 "no callee traced); ns below 10 ms, 0.1 us below 1 s.")
     out += wrap("Floor: the fastest of eight movq per 64 B, memset(), rep stosq and MOVNTI "
@@ -682,9 +812,6 @@ def table(doc):
                                 "online as in the threaded boots" if have_cpus else "") +
                     ". The floor is one CPU's: it bounds the single-threaded rows, a "
                     "threaded row may go under it.")
-    if any_slow_floor:
-        out += wrap("WARNING: the floor came out slower than a template path it should "
-                    f"bound ({'; '.join(any_slow_floor)}): that floor is not a bound.")
     xc = doc.get("crosscheck") or []
     if xc:
         worst = max(xc, key=lambda x: x["max_abs_diff_ns"])
@@ -692,65 +819,40 @@ def table(doc):
         mpct = [x["median_diff_pct"] for x in xc if x.get("median_diff_pct") is not None]
         pct = max((x["max_abs_diff_pct"] or 0) for x in xc)
         mp = f" ({statistics.median(mpct):+.2f}%)" if mpct else ""
-        out += wrap("Cross-check, patched kernel: function_graph minus the tracepoint's "
+        out += wrap("Cross-check, patched kernels: function_graph minus the tracepoint's "
                     f"duration_ns, per bind: median {statistics.median(meds) / 1e3:+.1f} us"
                     f"{mp}; largest {worst['max_abs_diff_ns'] / 1e3:.1f} us; largest "
                     f"relative {pct:.2f}%.")
-    def ms_x_base(r, base):
-        q = "n/a" if not base["median"] else f"{r['median'] / base['median']:.2f}x"
-        return f"{fmt_ms(r['median'], 2):>8} {q:>5}"
-
-    def per_page(r, base=None):
-        return "n/a" if r.get("ns_per_page") is None else f"{r['ns_per_page']:.1f}"
-
-    def threads_col(base, rs):
-        return threads_cell(rs)
-
-    # The whole bind and the cost per page, each for the single-threaded
-    # runs, then for the threaded ones when there are: heading, row order
-    # (size or device outermost), runs, metric, column separator, the
-    # first column (header, width, cell from the base row and the runs'
-    # rows), the runs' columns (header, width) and their cell.
-    whole = [("template", 14), ("+streaming", 14)]
-    # The threaded runs' whole bind against the base kernel with the same
-    # vCPUs online, when the run has it.
-    nbase = BASE_CPUS if have_cpus else "base"
-    blocks = [
-        ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
-         "devprivate: memremap_pages(), ktime; every vCPU but the first offline):", "size",
-         BACKENDS[1:], "enable_ns", "  ", "base",
-         ("base", 9, lambda base, rs: fmt_ms(base["median"], 2)), whole, ms_x_base),
-        ("Whole bind on N threads, median ms and x base with every vCPU online (the "
-         "same instruments):" if have_cpus else
-         "Whole bind on N threads, median ms and x base (the same instruments; base ran "
-         "with one vCPU online, the threaded runs with all):", "size",
-         threaded, "enable_ns", "  ", nbase,
-         ("base", 9, lambda base, rs: fmt_ms(base["median"], 2)) if have_cpus else
-         ("threads", 7, threads_col), whole, ms_x_base),
-        ("Cost per page, ns (median memmap init time / pages):", "device",
-         BACKENDS[1:] + ["floor"], "memmap_init_ns", " ", "base",
-         ("base", 9, lambda base, rs: per_page(base)),
-         [("template", 9), ("+streaming", 10), ("floor", 9)], per_page),
-        ("Cost per page on N threads, ns (median memmap init time / pages):", "device",
-         threaded, "memmap_init_ns", " ", "base", ("threads", 7, threads_col),
-         [("template", 9), ("+streaming", 10)], per_page),
-    ]
-    for heading, outer, runs, metric, sep, base_run, first, cols, cell in blocks:
-        if not runs:
-            continue
+    if len(sizes) > 1:
+        out += wrap(f"Breakdown of the whole bind at the largest size, {human_bytes(sizes[-1])} "
+                    "(every size's is in the JSON).")
+    first_rel = kern.get("first", {}).get("release")
+    patched_rel = kern.get("patched", {}).get("release") or "?"
+    base_rel = kern.get("base", {}).get("release") or "?"
+    if threaded:
         out.append("")
-        out += wrap(heading)
-        out.append(f"  {'device':<11} {'size':>7}{sep}" +
-                   sep.join(f"{h:>{w}}" for h, w in [first[:2]] + cols))
-        keys = ([(d, size) for size in sizes for d in devices] if outer == "size" else
-                [(d, size) for d in devices for size in sizes])
-        for d, size in keys:
-            base = find(results, d, size >> 20, base_run, metric)
-            rs = [find(results, d, size >> 20, b, metric) for b in runs]
-            cells = [f"{first[2](base, rs):>{first[1]}}"]
-            cells += [f"{cell(r, base):>{w}}" for (_, w), r in zip(cols, rs)]
-            out.append(f"  {d:<11} {human_bytes(size):>7}{sep}" + sep.join(cells))
-    out += breakdown_table(doc, devices, sizes)
+        out.append("== Part 1: the first series (patches/), one thread ==")
+        out += wrap(f"Kernels: base {base_rel}, the first series {first_rel or patched_rel}"
+                    + ("" if first_rel else " (with its follow-up: the same kernel as Part 2)")
+                    + ".")
+    out += init_blocks(single + ["floor"], COMPARISONS, False)
+    out += tables(blocks1)
+    out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[:1] if have_cpus else None)
+    if threaded:
+        out.append("")
+        out.append("== Part 2: the follow-up series (patches/threads/), N threads ==")
+        out += wrap(f"Kernels: one thread on {first_rel or patched_rel}, N threads on "
+                    f"{patched_rel}" + ("" if first_rel else " (both series, one kernel)")
+                    + (f"; base {base_rel} with every vCPU online as well" if have_cpus
+                       else "") + ".")
+        out += init_blocks(many, THREAD_COMPARISONS, True)
+        out += tables(blocks2)
+        if have_cpus:
+            out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[1:], lead=False)
+    if any_slow_floor:
+        out.append("")
+        out += wrap("WARNING: the floor came out slower than a template path it should "
+                    f"bound ({'; '.join(any_slow_floor)}): that floor is not a bound.")
     probe = doc.get("probe")
     if probe:
         out.append("")
@@ -788,29 +890,37 @@ BREAKDOWN_GROUPS = [("one vCPU online", ["base", "template"]),
 BREAKDOWN_MIN_SHARE = 0.005
 
 
-def breakdown_table(doc, devices, sizes):
-    """The breakdown's lines: per device, the phases as a tree, one column
-    per run of BREAKDOWN_RUNS (the streaming runs are in the JSON)."""
+def breakdown_table(doc, devices, sizes, groups=None, lead=True):
+    """The breakdown's lines at the largest size: per device, the phases as
+    a tree, one column per run of BREAKDOWN_RUNS, or one table per group of
+    groups (BREAKDOWN_GROUPS) when the results have base-cpus (the
+    streaming runs and the other sizes are in the JSON).  lead: the
+    explanation, else a line pointing to it."""
     bd = doc.get("breakdown") or []
     if not bd:
         return []
     out = [""]
-    out += wrap("Where the whole enable goes: median ms of the rebinds and share of the "
-                "enable's median, per phase (function_graph on the phase functions, nested "
-                "by call path; \"rest\": a phase's time beyond its traced callees; * reads "
-                "the emulated NVDIMM through the pmem driver, QEMU's memory emulation under "
-                "TCG). Phases under 0.5% of the enable in every run are folded into "
-                "\"rest\". The first bind, the host's first touch of the NVDIMM's "
-                "memory, is left out; the streaming runs and every phase are in the JSON.")
-    for size in sizes:
+    if not lead:
+        out += wrap("Where the whole enable goes, with every vCPU online (read as in "
+                    "Part 1):")
+    else:
+        out += wrap("Where the whole enable goes: median ms of the rebinds and share of the "
+                    "enable's median, per phase (function_graph on the phase functions, nested "
+                    "by call path; \"rest\": a phase's time beyond its traced callees; * reads "
+                    "the emulated NVDIMM through the pmem driver, QEMU's memory emulation under "
+                    "TCG). Phases under 0.5% of the enable in every run are folded into "
+                    "\"rest\". The first bind, the host's first touch of the NVDIMM's "
+                    "memory, is left out; the streaming runs and every phase are in the JSON.")
+    for size in sizes[-1:]:
         for d in devices:
             entries = {e["run"]: e for e in bd
                        if (e["device"], e["size_bytes"]) == (d, size)}
             if BASE_CPUS in entries:
-                groups = [(t, [r for r in rs if r in entries]) for t, rs in BREAKDOWN_GROUPS]
+                tables = [(t, [r for r in rs if r in entries])
+                          for t, rs in (groups or BREAKDOWN_GROUPS)]
             else:
-                groups = [(None, [r for r in BREAKDOWN_RUNS if r in entries])]
-            for title, runs in groups:
+                tables = [(None, [r for r in BREAKDOWN_RUNS if r in entries])]
+            for title, runs in tables:
                 if runs:
                     out += breakdown_lines(d, size, title, runs, entries)
     return out
@@ -994,8 +1104,9 @@ def svg_chart(doc):
     notes = ["both kernels: function_graph on memmap_init_zone_device() alone; "
              "floor: fastest store loop in the guest",
              "; ".join(x for x in (
-                 f"kernels {kern.get('base', {}).get('release') or '?'} / "
-                 f"{kern.get('patched', {}).get('release') or '?'}",
+                 "kernels " + " / ".join(kern.get(n, {}).get("release") or "?"
+                                         for n in ("base", "first", "patched")
+                                         if n != "first" or kern.get("first")),
                  doc.get("cpu_model"), doc.get("date")) if x)]
     if doc.get("host", {}).get("busy"):
         notes.append("host busy with other work during the run: noisy timings")
@@ -1130,8 +1241,8 @@ def main():
         kernels = {}
         for kv in a.kernel:
             name, sep, d = kv.partition("=")
-            if not sep or name not in ("base", "patched"):
-                usage_error(f"--kernel '{kv}': need base=DIR or patched=DIR")
+            if not sep or name not in ("base", "first", "patched"):
+                usage_error(f"--kernel '{kv}': need base=DIR, first=DIR or patched=DIR")
             kernels[name] = kernel_facts(name, d)
         patched = [b for b in labels if BACKEND_OF.get(b, b) != "base"]
         if BASE_CPUS in labels:
@@ -1139,7 +1250,15 @@ def main():
             if cb is not None:
                 kernels.setdefault("base", {})["cpus_online"] = {
                     "base": runs["base", sizes[0]][2].get("cpus_online"), BASE_CPUS: cb}
-        for name, label in (("base", "base"), ("patched", "template")):
+        # The first series' kernel, when the single-threaded runs had their
+        # own, ran template and template+streaming; the patched one the
+        # threaded runs (or, without a first, every patched run).
+        if "first" in kernels:
+            patched = [b for b in patched if b in THREADED] or patched
+        who = [("base", "base"), ("patched", (patched or ["template"])[0])]
+        if "first" in kernels:
+            who.insert(1, ("first", "template"))
+        for name, label in who:
             info = runs[label, sizes[0]][2]
             k = kernels.setdefault(name, {})
             if not k.get("release"):
@@ -1148,13 +1267,15 @@ def main():
             k["memmap_init_source"] = info.get("memmap_init_source")
             if info.get("hz", "").isdigit():
                 k["hz"] = int(info["hz"])
-            if name == "patched":
-                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in patched}
+            if name != "base":
+                runs_of = ([b for b in labels if b in BACKENDS[1:]] if name == "first" else
+                           patched)
+                k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in runs_of}
                 # The CPUs online during each patched boot's binds.
-                ca = {b: runs[b, sizes[0]][2].get("cpus_online") for b in patched}
+                ca = {b: runs[b, sizes[0]][2].get("cpus_online") for b in runs_of}
                 if all(v is not None for v in ca.values()):
                     k["cpus_online"] = ca
-                mc = {runs[b, sizes[0]][2].get("min_chunk_pages") for b in patched}
+                mc = {runs[b, sizes[0]][2].get("min_chunk_pages") for b in runs_of}
                 mc = [v for v in mc if v is not None and v.isdigit()]
                 if len(mc) == 1:
                     k["min_chunk_pages"] = int(mc[0])

@@ -2,30 +2,40 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [options]: the project's main job: measure memmap_init_zone_device()
-# in a VM on the base kernel and on the patched kernel with the template
-# backend and with template+streaming, on one thread and on all the
-# guest's vCPUs, and report the numbers.
+# in a VM on the base kernel, on the kernel with the first series
+# (patches/: the template backend and template+streaming, one thread) and
+# on the kernel with its follow-up too (patches/threads/: the same
+# backends on all the guest's vCPUs), and report the two series' numbers
+# apart.
 #
 # Six boots per size, same devices (harness/vm.sh, guest/tests/bench):
 #   base                        unpatched 7.3.4 (build-kernel.sh --base guest)
-#   template                    patched (build-kernel.sh stream-y),
-#                               memmap_streaming=off, one thread
+#   template                    the first series (build-kernel.sh --first
+#                               stream-y), memmap_streaming=off, one thread
 #   template+streaming          the same kernel, memmap_streaming=on, one thread
 #   base-cpus                   base again, with every vCPU online as in the
 #                               threaded boots (it initializes on one thread
 #                               still): the base of their whole bind; in the
 #                               table "base, all CPUs"
-#   template-threads            memmap_streaming=off, automatic threads (one per
+#   template-threads            both series (build-kernel.sh stream-y),
+#                               memmap_streaming=off, automatic threads (one per
 #                               vCPU); in the table "template, N threads"
 #   template+streaming-threads  memmap_streaming=on, automatic threads; in the
 #                               table "template+streaming, N threads"
 # The single-threaded boots, base included, take every vCPU but the first
 # offline before their binds, which holds the patched kernel's init to one
-# thread; base-cpus and the threaded boots keep every vCPU online.  Each boot binds every device once (first bind) and then
-# REBINDS more times, recording per bind the memmap init time (the
-# function_graph tracer on memmap_init_zone_device() alone, the same on
-# both kernels; the patched kernel's tracepoint as a cross-check), its
-# thread count and the whole enable time, then times the store floor for
+# thread; base-cpus and the threaded boots keep every vCPU online.  The
+# table has a part per series: the first series against base on one
+# thread, then the follow-up's threads against the first series' single
+# thread (and their whole bind against base-cpus).  With MZ_BUILD_KIND=
+# upstream, or a patches/ without a follow-up series, one patched kernel
+# runs every patched boot.  Each boot binds every device once (first
+# bind) and then REBINDS more times, recording per bind the memmap init
+# time (the function_graph tracer on memmap_init_zone_device() alone,
+# the same on every kernel; the patched kernels' tracepoint as a
+# cross-check), its thread count, the whole enable time (ndctl's command)
+# and the kernel's part of it (nd_pmem_probe() and dax_pmem_probe(),
+# function_graph), then times the store floor for
 # the device's pages (memremap_bench floor_pages=, built for both
 # kernels).  A patched boot whose tracepoint reports another backend, or
 # another thread count than the boot asks for, fails.  Then the
@@ -42,9 +52,10 @@
 #                   a multiple of 128M, at least 256M (default 4G: a few
 #                   minutes under TCG; e.g. 100G on a KVM host); 128M with
 #                   --devices devprivate alone (a namespace needs 256M)
-#   --sizes LIST    several sizes in one run, e.g. 1G,4G,16G: six boots
+#   --sizes LIST    several sizes in one run, e.g. 1G,8G,64G: six boots
 #                   per size; the table adds ns per page per size (the
-#                   cost curve)
+#                   cost curve) and gives the breakdown of the whole bind
+#                   at the largest size
 #   --smp N         guest vCPUs, 1..64 (default 2; QEMU runs a TCG guest's
 #                   vCPUs on as many host threads, so under TCG more vCPUs
 #                   than host CPUs measure nothing).  On a KVM host --smp N
@@ -71,9 +82,12 @@
 #                   against 77 ms, template 28 against 20 ms; map=mem the
 #                   same), a cost of the host's file that no pmem has:
 #                   file measures it, ram leaves it out
-#   --base-build DIR, --patched-build DIR
+#   --base-build DIR, --first-build DIR, --patched-build DIR
 #                   use these built kernels (build-kernel.sh output
-#                   directories) instead of building base and stream-y
+#                   directories) instead of building base, the first
+#                   series' stream-y and both series' stream-y; a
+#                   --patched-build without --first-build runs every
+#                   patched boot on that one kernel
 #   --timeout S     per boot (default: from the sizes, devices and rebinds)
 #   --assume-mem-avail MIB, --assume-disk-free MIB
 #                   check the host against these figures instead of its
@@ -118,6 +132,7 @@ chart=
 probe=1
 threads=1
 base_dir=
+first_dir=
 patched_dir=
 timeout=
 assume_mem=
@@ -125,10 +140,11 @@ assume_disk=
 nvmem=ram
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free|--nvdimm-memory)
+	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--first-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free|--nvdimm-memory)
 		[ $# -ge 2 ] || bad "$1 needs a value"
 		case "$1" in
 		--base-build) base_dir=$2 ;;
+		--first-build) first_dir=$2 ;;
 		--patched-build) patched_dir=$2 ;;
 		--timeout) timeout=$2 ;;
 		--assume-mem-avail) assume_mem=$2 ;;
@@ -146,7 +162,7 @@ while [ $# -gt 0 ]; do
 		--chart) chart=$2 ;;
 		esac
 		shift 2 ;;
-	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*|--base-build=*|--patched-build=*|--timeout=*|--assume-mem-avail=*|--assume-disk-free=*|--nvdimm-memory=*)
+	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*|--base-build=*|--first-build=*|--patched-build=*|--timeout=*|--assume-mem-avail=*|--assume-disk-free=*|--nvdimm-memory=*)
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
 	--no-threads) threads=0; shift ;;
@@ -284,6 +300,20 @@ if [ "$probe" = 1 ]; then
 		bad "the store probe needs 2 GiB within 75% of MemAvailable ($avail_mib MiB): free memory or use --no-probe"
 fi
 
+# Which kernel runs the single-threaded patched boots: the first series
+# alone (build-kernel.sh --first) when patches/ has a follow-up series and
+# the kernels are built on 7.3.4; else the one patched kernel.
+split=1 why=
+if [ "$MZ_BUILD_KIND" != series ]; then
+	split=0 why="MZ_BUILD_KIND=$MZ_BUILD_KIND builds the series and its follow-up together"
+elif [ ! -f "$MZ_PATCHES/$MZ_FOLLOWUP/series" ]; then
+	split=0 why="$MZ_PATCHES has no follow-up series ($MZ_FOLLOWUP/series)"
+elif [ -n "$patched_dir" ] && [ -z "$first_dir" ]; then
+	split=0 why="--patched-build without --first-build"
+fi
+[ "$split" = 1 ] || [ -z "$first_dir" ] ||
+	bad "--first-build: $why, so one patched kernel runs every patched boot (--patched-build)"
+
 kvmdev=$MZ_KVM_DEV
 if [ "$accel" = kvm ] && ! mz_kvm_usable; then
 	bad "--accel kvm: $kvmdev is missing or not read-writable"
@@ -357,27 +387,43 @@ build() {
 	(cd "$dir" && pwd)
 }
 base_build=$(build base "$base_dir" --base guest)
-patched_build=$(build patched "$patched_dir" stream-y)
+# The kernels the patched boots run: first (the single-threaded ones) and
+# patched (the threaded ones); one kernel for both without the split, and
+# no second one when the threaded boots are skipped.
+if [ "$split" = 1 ]; then
+	first_build=$(build first "$first_dir" --first stream-y)
+	patched_build=$first_build
+	[ "$threads" = 0 ] || patched_build=$(build patched "$patched_dir" stream-y)
+else
+	patched_build=$(build patched "$patched_dir" stream-y)
+	first_build=$patched_build
+fi
+kernels=("$first_build")
+[ "$patched_build" = "$first_build" ] || kernels+=("$patched_build")
 ! grep -q '^CONFIG_MEMMAP_STREAMING' "$base_build/.config" ||
 	die "base kernel $base_build has CONFIG_MEMMAP_STREAMING: it is a patched kernel"
-grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$patched_build/.config" ||
-	die "patched kernel $patched_build lacks CONFIG_MEMMAP_STREAMING=y: it cannot stream"
-# The two kernels must differ by the series alone.
-if ! cdiff=$("$MZ_ROOT/harness/config-diff.sh" "$base_build/.config" "$patched_build/.config"); then
-	[ -n "$cdiff" ] || die "comparing the kernels' configurations failed (harness/config-diff.sh)"
-	printf '  %s\n' "${cdiff//$'\n'/$'\n'  }" >&2
-	die "the base and patched kernels are configured differently beyond the series' own options (above):" \
-		"their timings would not compare the series; build both from the same fragments" \
-		"(build-kernel.sh --base guest and build-kernel.sh stream-y)"
-fi
-for b in "$base_build" "$patched_build"; do
+base_release=$(cat "$base_build/include/config/kernel.release")
+for b in "${kernels[@]}"; do
+	grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$b/.config" ||
+		die "patched kernel $b lacks CONFIG_MEMMAP_STREAMING=y: it cannot stream"
+	# The kernels must differ by the series alone.
+	if ! cdiff=$("$MZ_ROOT/harness/config-diff.sh" "$base_build/.config" "$b/.config"); then
+		[ -n "$cdiff" ] || die "comparing the kernels' configurations failed (harness/config-diff.sh)"
+		printf '  %s\n' "${cdiff//$'\n'/$'\n'  }" >&2
+		die "the base kernel and $b are configured differently beyond the series' own options (above):" \
+			"their timings would not compare the series; build both from the same fragments" \
+			"(build-kernel.sh --base guest, build-kernel.sh --first stream-y and build-kernel.sh stream-y)"
+	fi
+	[ "$(cat "$b/include/config/kernel.release")" != "$base_release" ] ||
+		die "the base kernel and $b are both '$base_release': rebuild them with build-kernel.sh, which sets LOCALVERSION (-mz-base, -mz-first, -mz-series)"
+done
+[ "${#kernels[@]}" = 1 ] ||
+	[ "$(cat "$first_build/include/config/kernel.release")" != "$(cat "$patched_build/include/config/kernel.release")" ] ||
+	die "the first series' kernel $first_build and $patched_build have the same release: rebuild them with build-kernel.sh --first and build-kernel.sh"
+for b in "$base_build" "${kernels[@]}"; do
 	{ grep -qx 'CONFIG_FUNCTION_GRAPH_TRACER=y' "$b/.config" && grep -qx 'CONFIG_DYNAMIC_FTRACE=y' "$b/.config"; } ||
 		die "kernel $b lacks CONFIG_FUNCTION_GRAPH_TRACER or CONFIG_DYNAMIC_FTRACE (the instrument); rebuild it with build-kernel.sh from Kconfig.fragments/base.config"
 done
-base_release=$(cat "$base_build/include/config/kernel.release")
-patched_release=$(cat "$patched_build/include/config/kernel.release")
-[ "$base_release" != "$patched_release" ] ||
-	die "base and patched kernels are both '$base_release': rebuild them with build-kernel.sh, which sets LOCALVERSION (-mz-base, -mz-series)"
 
 # initramfs NAME BUILD: print an initramfs for BUILD with the benchmark
 # module (initramfs.sh reuses it while its inputs are unchanged).
@@ -390,14 +436,18 @@ initramfs() {
 		"$MZ_CACHE/bench/initramfs-$1.cpio.gz" || die "initramfs.sh failed for $2"
 }
 base_initrd=$(initramfs "$(basename "$base_build")" "$base_build")
-patched_initrd=$(initramfs "$(basename "$patched_build")" "$patched_build")
+first_initrd=$(initramfs "$(basename "$first_build")" "$first_build")
+patched_initrd=$first_initrd
+[ "$patched_build" = "$first_build" ] ||
+	patched_initrd=$(initramfs "$(basename "$patched_build")" "$patched_build")
 
 if [ "$accel" = auto ]; then
 	accel=tcg
 	if mz_kvm_usable; then
-		a1=$(mz_accel auto "$base_build" "$base_initrd")
-		a2=$(mz_accel auto "$patched_build" "$patched_initrd")
-		if [ "$a1" = kvm ] && [ "$a2" = kvm ]; then accel=kvm; fi
+		accel=kvm
+		for b in "$base_build:$base_initrd" "$first_build:$first_initrd" "$patched_build:$patched_initrd"; do
+			[ "$(mz_accel auto "${b%%:*}" "${b#*:}")" = kvm ] || accel=tcg
+		done
 	fi
 	info "accelerator: $accel"
 fi
@@ -440,8 +490,8 @@ boot() {
 n=0
 for smib in "${size_mibs[@]}"; do
 	boot $((n + 1)) base base "$base_build" "$base_initrd" base 1 "$smib"
-	boot $((n + 2)) template template "$patched_build" "$patched_initrd" template 1 "$smib" memmap_streaming=off
-	boot $((n + 3)) template+streaming streaming "$patched_build" "$patched_initrd" template+streaming 1 "$smib" memmap_streaming=on
+	boot $((n + 2)) template template "$first_build" "$first_initrd" template 1 "$smib" memmap_streaming=off
+	boot $((n + 3)) template+streaming streaming "$first_build" "$first_initrd" template+streaming 1 "$smib" memmap_streaming=on
 	if [ "$threads" = 1 ]; then
 		boot $((n + 4)) base-cpus base-cpus "$base_build" "$base_initrd" base auto "$smib"
 		boot $((n + 5)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$smib" memmap_streaming=off
@@ -470,6 +520,9 @@ fi
 if [ "$qemu_max" -gt 0 ] || [ "$busy_max" -ge 25 ]; then
 	report_args+=(--fact "busy=the host was busy: up to $busy_max% of its $(nproc) CPUs in use by others and $qemu_max other QEMU process(es) when sampled between boots")
 fi
+# The first series' kernel, when it is not the patched one.
+first_arg=()
+[ "$first_build" = "$patched_build" ] || first_arg=(--kernel "first=$first_build")
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 # The commit of the tree the patched kernel was built from (Kbuild's
 # "source" link in its build directory), else the series in MZ_TREE.
@@ -485,6 +538,7 @@ series_commit=$(git -C "$patched_build/source/" rev-parse --verify -q 'HEAD^{com
 	--fact "nvdimm_memory=$nvmem" \
 	--fact "nproc=$(nproc)" --fact "other_busy_pct_max=$busy_max" --fact "other_qemu_max=$qemu_max" \
 	--kernel "base=$base_build" --kernel "patched=$patched_build" \
+	"${first_arg[@]}" \
 	"${report_args[@]}" --json "$results" --svg "$chart" --text "$text" || {
 	rc=$?
 	[ "$rc" -ne 3 ] || die "the floor did not bound the template paths (see the table); results kept in $results"

@@ -11,10 +11,12 @@
 # the build stops naming any that Kconfig dropped.
 #
 # --base builds the unpatched base tree (for the benchmark) instead of the
-# tree with the series applied.
+# tree with the series applied; --first builds the tree at the end of the
+# first series, without its follow-up patches/threads/ (tree.sh first:
+# the benchmark's single-threaded rows).
 #
 # Output directory (one per variant, printed on stdout):
-#   $MZ_CACHE/build/{series,base}-VARIANT   bzImage, modules in modroot/
+#   $MZ_CACHE/build/{series,base,first}-VARIANT   bzImage, modules in modroot/
 # With MZ_BUILD_KIND=upstream (harness/lib.sh), the tree is MZ_UPSTREAM_SRC
 # plus patches/mm-unstable/ (harness/upstream.sh apply), or MZ_UPSTREAM_SRC
 # alone with --base, in build/upstream-VARIANT and build/upstream-base-VARIANT.
@@ -26,14 +28,21 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--base] VARIANT   (VARIANT: guest or a Kconfig.fragments/*.config name)" >&2
+	echo "usage: ${0##*/} [--base|--first] VARIANT   (VARIANT: guest or a Kconfig.fragments/*.config name)" >&2
 	exit 2
 }
-kind=$MZ_BUILD_KIND base=0
-if [ "${1:-}" = --base ]; then base=1; shift; fi
+kind=$MZ_BUILD_KIND base=0 first=0
+case "${1:-}" in
+--base) base=1; shift ;;
+--first) first=1; shift ;;
+esac
 case "$kind" in
-series) [ "$base" = 0 ] || kind=base ;;
-upstream) [ "$base" = 0 ] || kind=upstream-base ;;
+series)
+	if [ "$base" = 1 ]; then kind=base; fi
+	if [ "$first" = 1 ]; then kind=first; fi ;;
+upstream) [ "$first" = 0 ] ||
+	die "--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together; the first series alone is built on 7.3.4 only (MZ_BUILD_KIND=series)"
+	[ "$base" = 0 ] || kind=upstream-base ;;
 *) die "MZ_BUILD_KIND=$kind: want series (the series on 7.3.4) or upstream (MZ_UPSTREAM_SRC, harness/upstream.sh)" ;;
 esac
 [ $# -eq 1 ] || usage
@@ -57,6 +66,7 @@ out=$MZ_CACHE/build/$kind-$variant
 mz_lock out_lock "$out.lock" "another build of $kind-$variant"
 case "$kind" in
 base) src=$("$MZ_ROOT/harness/tree.sh" base) ;;
+first) src=$("$MZ_ROOT/harness/tree.sh" first) ;;
 upstream) src=$("$MZ_ROOT/harness/upstream.sh" apply) ;;
 upstream-base) src=$("$MZ_ROOT/harness/upstream.sh" base) ;;
 *) src=$(mz_tree) ;;

@@ -7,6 +7,10 @@
 #                     patches/series, on branch "series"; prints the tree path
 #   tree.sh base      also make a worktree checked out at the base (for
 #                     building the unpatched kernel); prints its path
+#   tree.sh first     also make a worktree checked out at the end of the
+#                     first series (branch opt-in), without its follow-up
+#                     series patches/threads/ (for the benchmark's rows of
+#                     the first series); prints its path
 #
 # The base is Debian's linux-source-7.3 (see fetch-base.sh) or, with
 # LINUX_SRC=/path, your own 7.3.y tree (git or plain).  Commits are made
@@ -19,11 +23,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [apply|base]" >&2
+	echo "usage: ${0##*/} [apply|base|first]" >&2
 	exit 2
 }
 mode=${1:-apply}
-case "$mode" in apply|base) ;; *) usage ;; esac
+case "$mode" in apply|base|first) ;; *) usage ;; esac
 [ $# -le 1 ] || usage
 
 need_tool git git
@@ -88,7 +92,12 @@ up_to_date() {
 	g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1 &&
 		[ "$(g config --get mz.stamp || true)" = "$(series_stamp)" ] &&
 		[ "$(g config --get mz.head || true)" = "$(g rev-parse HEAD)" ] &&
-		{ [ "$mode" = apply ] || [ -f "$MZ_TREE-base/Makefile" ]; }
+		case "$mode" in
+		apply) ;;
+		base) [ -f "$MZ_TREE-base/Makefile" ] ;;
+		first) [ -f "$MZ_TREE-first/Makefile" ] &&
+			[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH")" ] ;;
+		esac
 }
 tree_lock=
 mz_lock tree_lock "$MZ_TREE.lock" "another tree.sh updating $MZ_TREE" -s
@@ -112,6 +121,19 @@ if [ "$mode" = base ]; then
 		g worktree add -q --detach "$base" "$MZ_BASE_TAG"
 	fi
 	echo "$base"
+elif [ "$mode" = first ]; then
+	first=$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH") ||
+		die "the tree has no $MZ_FIRST_BRANCH branch: patches/ has no follow-up series ($MZ_FOLLOWUP/), so the first series is the whole series (tree.sh apply)"
+	wt=$MZ_TREE-first
+	if [ ! -f "$wt/Makefile" ]; then
+		info "checking out the first series ($MZ_FIRST_BRANCH) into $wt"
+		g worktree prune
+		g worktree add -q --detach "$wt" "$first"
+	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$first" ]; then
+		info "moving $wt to the first series' new end ($MZ_FIRST_BRANCH)"
+		git -C "$wt" checkout -q -f --detach "$first"
+	fi
+	echo "$wt"
 else
 	echo "$MZ_TREE"
 fi

@@ -101,6 +101,11 @@ vm() {
 	run -2 "$H/build-kernel.sh" base
 	run -2 "$H/build-kernel.sh" a/b
 	run -2 "$H/build-kernel.sh" guest extra
+	run -2 "$H/build-kernel.sh" --first
+	[[ "$output" == *"usage: build-kernel.sh [--base|--first] VARIANT"* ]]
+	# The first series alone is built on 7.3.4 only.
+	MZ_BUILD_KIND=upstream run -1 "$H/build-kernel.sh" --first stream-y
+	[[ "$output" == *"--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together"* ]]
 	run -2 "$H/fetch-base.sh" --bogus
 	run -2 "$H/tree.sh" bogus
 }
@@ -382,6 +387,13 @@ fake_kernel() {
 	[[ "$output" != *memory-backend-file* ]]
 	# Nothing on disk, not even the lock of the backing files' directory.
 	[ ! -e "$T/vm" ]
+	# An NVDIMM larger than the host's RAM is mapped with reserve=off:
+	# the host's heuristic overcommit refuses it otherwise ("cannot set
+	# up guest memory 'mem0': Cannot allocate memory" for 64G here).
+	big=$(( $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) / 1048576 + 8 ))
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size "${big}G" \
+		--nvdimm-memory ram "$T/build" "$T/initrd" true
+	[[ "$output" == *" -object memory-backend-ram,id=mem0,size=$((big << 20))K,reserve=off "* ]]
 	# The default is a file per NVDIMM.
 	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *" -object memory-backend-file,id=mem0,share=on,mem-path=$T/vm/nvdimm0.img,size=1048576K "* ]]

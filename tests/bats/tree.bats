@@ -230,3 +230,35 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$stderr" == *"branch opt-in is not part of branch series; rebase with --update-refs"* ]]
 	[ "$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
 }
+
+@test "tree.sh first: a worktree at the first series' end, moved when it moves; refused without a follow-up" {
+	# No follow-up series: no opt-in branch, nothing to check out.
+	run -1 --separate-stderr "$P/harness/tree.sh" first
+	[[ "$stderr" == *"the tree has no opt-in branch: patches/ has no follow-up series (threads/)"* ]]
+	[ ! -e "$MZ_TREE-first" ]
+	# A follow-up series after opt-in, exported and applied again.
+	tree branch opt-in series
+	printf 'int sched(void);\nint sched_helpers(void);\n' >"$MZ_TREE/kernel/sched.c"
+	tree commit -q -am "sched: helpers" --author="memmap tree <tree@localhost>"
+	"$P/harness/export.sh" >/dev/null
+	run -0 --separate-stderr "$P/harness/tree.sh" first
+	[ "$output" = "$MZ_TREE-first" ]
+	[[ "$stderr" == *"checking out the first series (opt-in) into $MZ_TREE-first"* ]]
+	[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(tree rev-parse opt-in)" ]
+	# The first series' files, without the follow-up's change.
+	cmp "$T/gen/mm/page.c" "$MZ_TREE-first/mm/page.c"
+	cmp "$T/ksrc/kernel/sched.c" "$MZ_TREE-first/kernel/sched.c"
+	run -0 --separate-stderr "$P/harness/tree.sh" first
+	[[ "$stderr" != *"checking out"* ]] && [[ "$stderr" != *"moving"* ]]
+	# A new end of the first series moves the worktree there.
+	tree checkout -q opt-in
+	printf 'void page_init(void)\n{\n\ttemplate2();\n}\n' >"$MZ_TREE/mm/page.c"
+	tree commit -q -am "mm: template fast path, again" --author="memmap tree <tree@localhost>"
+	tree checkout -q series
+	tree rebase -q --onto opt-in opt-in~1 series
+	"$P/harness/export.sh" >/dev/null
+	run -0 --separate-stderr "$P/harness/tree.sh" first
+	[[ "$stderr" == *"moving $MZ_TREE-first to the first series' new end (opt-in)"* ]]
+	[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(tree rev-parse opt-in)" ]
+	grep -q template2 "$MZ_TREE-first/mm/page.c"
+}
