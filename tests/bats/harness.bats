@@ -192,6 +192,34 @@ a b" ]
 	done
 }
 
+@test "make help: each default it states is the value harness/lib.sh sets" {
+	# "NAME  text (default VALUE[; more])" lines whose VALUE is a word,
+	# a quoted string or a path under $MZ_CACHE, against lib.sh's value
+	# in an environment with none of them set.  Defaults described in
+	# words ("default: nproc", "Debian's 7.3.4-...") are not compared.
+	run -0 make -s -C "$ROOT" help
+	local line name want got n=0
+	while IFS= read -r line; do
+		[[ "$line" =~ ^\ \ ([A-Z][A-Z0-9_]*)\ .*\(default\ ([^\;\)]*)[\;\)] ]] || continue
+		name=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]%%: *}
+		case "$want" in
+		\'*\') want=${want:1:-1} ;;
+		\$\{XDG_CACHE_HOME:-~/*) want=$(env -u XDG_CACHE_HOME bash -c "echo $want") ;;
+		*\ *) continue ;;
+		esac
+		# The Makefile's own variables (VARIANT, OUT, ...) are not lib.sh's.
+		# shellcheck disable=SC2016 # expanded by the inner bash
+		got=$(env -i HOME="$HOME" PATH="$PATH" bash -c '. "$1/harness/lib.sh" && printf "%s\n" "${!2-}" "$MZ_CACHE" "${!2+set}"' _ "$ROOT" "$name")
+		[ "$(sed -n 3p <<<"$got")" = set ] || continue
+		want=${want//\$MZ_CACHE/$(sed -n 2p <<<"$got")}
+		[ "$want" != patches/ ] || want=$ROOT/patches
+		[ "$(head -n 1 <<<"$got")" = "$want" ] ||
+			{ echo "make help says $name defaults to '$want', lib.sh sets '$(head -n 1 <<<"$got")'"; false; }
+		n=$((n + 1))
+	done <<<"$output"
+	[ "$n" -ge 12 ] || { echo "only $n defaults compared"; false; }
+}
+
 # --- fetch-base.sh ----------------------------------------------------------
 
 @test "fetch-base.sh: checksum mismatch is a one-line error" {
