@@ -73,6 +73,21 @@ pyjson() {
 
 # --- bench.sh argument validation ------------------------------------------
 
+@test "the bench's device list: bench.sh's, the guest's and bench-report.py's are one list" {
+	# bench.sh's ALL_DEVICES is the list; the guest test (no Python in
+	# the guest) and the report (which checks --devices) must accept
+	# exactly those devices, and the guest must bind each.
+	want=$(sed -n 's/^ALL_DEVICES="\(.*\)"$/\1/p' "$H/bench.sh")
+	[ "$(wc -w <<<"$want")" -ge 4 ]
+	got=$(sed -n 's/^\tcase "$d" in \([a-z0-9|-]*\)) ;; \*) fail "unknown device.*/\1/p' "$ROOT/guest/tests/bench" | tr '|' ' ')
+	[ "$got" = "$want" ] || { echo "guest/tests/bench accepts '$got', bench.sh has '$want'"; false; }
+	# shellcheck disable=SC2016 # a sed address, not an expansion
+	got=$(sed -n '/^for d in "${devices\[@\]}"; do$/,/^done$/s/^\t\([a-z0-9-]*\)) bench_.*/\1/p' "$ROOT/guest/tests/bench" | tr '\n' ' ')
+	[ "$got" = "$want " ] || { echo "guest/tests/bench binds '$got', bench.sh has '$want'"; false; }
+	got=$(python3 -c 'import runpy, sys; print(" ".join(runpy.run_path(sys.argv[1])["KNOWN_DEVICES"]))' "$H/bench-report.py")
+	[ "$got" = "$want" ] || { echo "bench-report.py knows '$got', bench.sh has '$want'"; false; }
+}
+
 @test "bench.sh: unknown device" {
 	bench_bad --devices fsdax-dev,nvme
 	[[ "$stderr" == *"unknown device 'nvme'"* ]]
