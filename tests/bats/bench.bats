@@ -849,6 +849,13 @@ for d in devices:
     assert fl["bytes"] == fl["nr_pages"] * 64 and fl["nr_pages"] == binds[d][1]["nr_pages"], fl
 print("ok")
 EOF
+	# A SIZE_MB that is not the NVDIMM's size is refused before any bind.
+	MZ_ACCEL=${MZ_ACCEL:-tcg} run -1 --separate-stderr "$H/vm.sh" \
+		--timeout 200 --nvdimms 1 --nvdimm-size 512M --mem 2048M --smp 2 \
+		--log "$T/console2.log" --append memmap_streaming=off \
+		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev 1 256 template
+	[[ "$output" == *"BENCH-ERROR the NVDIMM's region0 is 536870912 bytes, SIZE_MB says 256 MiB (268435456 bytes)"* ]]
+	[[ "$output" != *"BENCH device="* ]]
 }
 
 # published_json: the results/ JSON that the cover letter's report names
