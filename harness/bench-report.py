@@ -15,6 +15,7 @@
 #                   [--probe PROBE.json | --no-probe] [--json FILE] [--svg FILE]
 #                   [--text FILE]
 #   bench-report.py --cover RESULTS.json
+#   bench-report.py --boot-summary RUN=OUT --devices LIST --rebinds N
 #
 # OUT is what vm.sh printed for one boot (the guest test's output).  Each
 # boot measured one size (its "BENCH-INFO size_mb=M" line); give one --run
@@ -1158,6 +1159,9 @@ def main():
     ap.add_argument("--text")
     ap.add_argument("--cover", metavar="RESULTS.json",
                     help="print the table of a results JSON (for the cover letter)")
+    ap.add_argument("--boot-summary", metavar="RUN=OUT",
+                    help="check one boot's output and print its binds and their "
+                         "most common thread count (bench.sh, after each boot)")
     try:
         a = ap.parse_args()
     except SystemExit as e:
@@ -1182,6 +1186,21 @@ def main():
 
     if not a.devices or not a.rebinds:
         usage_error("--devices and --rebinds are required (or --cover FILE)")
+    if a.boot_summary:
+        if a.run or a.json or a.svg or a.text:
+            usage_error("--boot-summary takes one RUN=OUT, --devices and --rebinds")
+        label, sep, path = a.boot_summary.partition("=")
+        if not sep or label not in RUNS or not path:
+            usage_error(f"--boot-summary '{a.boot_summary}': need RUN=FILE with RUN one of "
+                        f"{', '.join(RUNS)}")
+        try:
+            _, binds, _, _ = parse_run(label, path, a.devices.split(","), int(a.rebinds))
+        except (ReportError, ValueError) as e:
+            print(f"{PROG}: error: {e}", file=sys.stderr)
+            sys.exit(1)
+        every = {(d, k): b for d, by in binds.items() for k, b in by.items()}
+        print(f"{len(every)} binds, {common_threads(every)} thread(s)")
+        return
     devices = a.devices.split(",")
     for d in devices:
         if d not in KNOWN_DEVICES:

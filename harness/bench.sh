@@ -481,10 +481,13 @@ boot() {
 		grep -a 'BENCH-ERROR' "$out" >&2 || true
 		die "boot $n/$nboots ($label, $smib MiB) failed; console: $MZ_LOGS/bench-$file.log, output: $out"
 	}
-	# The threads the binds ran on, the most common count (bench-report.py's).
-	t=$(sed -n 's/^BENCH .* threads=\([0-9][0-9]*\).*/\1/p' "$out" | sort -n | uniq -c |
-		sort -k1,1nr -k2,2nr | awk 'NR == 1 { print $2 }')
-	info "boot $n/$nboots: $label done in $(mz_since "$b0") s ($(grep -c '^BENCH ' "$out") binds, ${t:-?} thread(s))"
+	# Its binds and the threads they ran on, read by the report's own
+	# parser (one reader of the guest's lines), which also stops a boot
+	# whose output the report would refuse, before the next boot.
+	t=$("$MZ_ROOT/harness/bench-report.py" --boot-summary "$label=$out" \
+		--devices "$(IFS=,; echo "${devices[*]}")" --rebinds "$rebinds") ||
+		die "boot $n/$nboots ($label, $smib MiB): bench-report.py cannot read its output $out (above)"
+	info "boot $n/$nboots: $label done in $(mz_since "$b0") s ($t)"
 	run_args+=(--run "$label=$out")
 }
 n=0

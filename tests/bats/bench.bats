@@ -388,6 +388,26 @@ assert k["first"]["build"] == "first-x"'
 	[ "$stderr" = "bench.sh: error: --first-build: $T/nowhere has no follow-up series (threads/series), so one patched kernel runs every patched boot (--patched-build)" ]
 }
 
+@test "bench.sh: a boot whose output the report cannot read stops the run after that boot (fake vm.sh)" {
+	# bench-report.py --boot-summary reads each boot's lines with the
+	# report's parser: the count of binds and their threads, or an error.
+	run -0 "$H/bench-report.py" --boot-summary "template=$FIX/template.out" --devices fsdax-dev,devprivate --rebinds 3
+	[ "$output" = "8 binds, 1 thread(s)" ]
+	run -0 "$H/bench-report.py" --boot-summary "template-threads=$FIX/template-threads.out" --devices fsdax-dev,devprivate --rebinds 3
+	[ "$output" = "8 binds, 2 thread(s)" ]
+	# The template boot's output with one bind line cut short.
+	mkdir -p "$T/fix"
+	cp "$FIX"/*.out "$T/fix/"
+	sed -i '0,/^BENCH device=fsdax-dev bind=2 /s/ threads=1$//; 0,/^BENCH device=fsdax-dev bind=2 /s/ tp_ns=[0-9]*//' "$T/fix/template.out"
+	run -1 --separate-stderr "$H/bench-report.py" --boot-summary "template=$T/fix/template.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run template: malformed line $T/fix/template.out:"* ]]
+	FIX=$T/fix fake_bench
+	run -1 --separate-stderr bench --devices fsdax-dev,devprivate \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json"
+	[[ "$stderr" == *"boot 2/6 (template, 4096 MiB): bench-report.py cannot read its output"* ]]
+	[ "$(wc -l <"$T/vm.log")" -eq 2 ] && [ ! -e "$T/r.json" ]
+}
+
 @test "bench.sh: --nvdimm-memory file keeps the NVDIMM in a file and checks the disk (fake vm.sh)" {
 	fake_bench
 	run -0 --separate-stderr bench --devices fsdax-dev,devprivate --nvdimm-memory file \
