@@ -960,6 +960,25 @@ print("ok")
 PY
 }
 
+@test "README: its bench table excerpts are the published run's lines, not retyped" {
+	# Every ```text block is a run of consecutive lines of the results
+	# file the last "excerpted from `results/NAME.txt`" before it names.
+	python3 - "$ROOT" <<'PY'
+import re, sys
+root = sys.argv[1]
+text = open(f"{root}/README.md").read()
+n = 0
+for m in re.finditer(r"```text\n(.*?)\n```", text, re.S):
+    srcs = re.findall(r"excerpted from\s+`(results/[^`]+\.txt)`", text[:m.start()])
+    assert srcs, ("no source named before", m.group(1)[:200])
+    src = open(f"{root}/{srcs[-1]}").read()
+    assert "\n" + m.group(1) + "\n" in "\n" + src, (srcs[-1], m.group(1)[:200])
+    n += 1
+assert n >= 2, n
+print(n, "blocks")
+PY
+}
+
 # with_phases FILE: FILE's output with BENCH-PHASE and BENCH-NDCTL lines
 # for each fsdax-dev bind: nd_pmem_probe = memmap init + 2 ms, its
 # devm_memremap_pages = memmap init + 1 ms around memmap_init_zone_device,
