@@ -92,7 +92,7 @@ MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}
 # steps it runs (mz_tree below).
 # --- end of configuration ---------------------------------------------------
 
-# The base this project targets (see shared/CONTRACT.md).  Used by the
+# The base this project targets (Debian's linux-source-7.3).  Used by the
 # scripts that source this file.
 MZ_BASE_VERSION=7.3.4
 MZ_DEB_PACKAGE=linux-source-7.3
