@@ -73,7 +73,7 @@ pyjson() {
 
 # --- bench.sh argument validation ------------------------------------------
 
-@test "the bench's device list: bench.sh's, the guest's and bench-report.py's are one list" {
+@test "the bench's device list: bench.sh's, the guest's and benchreport's are one list" {
 	# bench.sh's ALL_DEVICES is the list; the guest test (no Python in
 	# the guest) and the report (which checks --devices) must accept
 	# exactly those devices, and the guest must bind each.
@@ -84,8 +84,8 @@ pyjson() {
 	# shellcheck disable=SC2016 # a sed address, not an expansion
 	got=$(sed -n '/^for d in "${devices\[@\]}"; do$/,/^done$/s/^\t\([a-z0-9-]*\)) bench_.*/\1/p' "$ROOT/guest/tests/bench" | tr '\n' ' ')
 	[ "$got" = "$want " ] || { echo "guest/tests/bench binds '$got', bench.sh has '$want'"; false; }
-	got=$(python3 -c 'import runpy, sys; print(" ".join(runpy.run_path(sys.argv[1])["KNOWN_DEVICES"]))' "$H/bench-report.py")
-	[ "$got" = "$want" ] || { echo "bench-report.py knows '$got', bench.sh has '$want'"; false; }
+	got=$(PYTHONPATH=$H python3 -c 'from benchreport.lines import KNOWN_DEVICES; print(" ".join(KNOWN_DEVICES))')
+	[ "$got" = "$want" ] || { echo "benchreport/lines.py knows '$got', bench.sh has '$want'"; false; }
 }
 
 @test "bench.sh: unknown device" {
@@ -525,16 +525,15 @@ assert x["instrument"] == "function_graph"
 assert c["fsdax-dev", "template+streaming", "template"]["significant"] is False'
 	# The t quantiles against the textbook table, and hand-checked tests.
 	python3 -c '
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("br", sys.argv[1])
-m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
+import sys
+sys.path.insert(0, sys.argv[1])
+from benchreport import stats as m
 for df, t in ((1, 12.706), (2, 4.303), (10, 2.228), (30, 2.042)):
     assert abs(m.t_quantile(0.975, df) - t) < 1e-3, (df, m.t_quantile(0.975, df))
 w = m.welch([10, 11, 12], [20, 21, 22])
 assert w["verdict"] == "-47.6% +- 10.8%", w
 assert m.welch([1, 2, 3], [1, 2, 3])["verdict"] == "no difference proven at 95%"
-' "$H/bench-report.py"
+' "$H"
 }
 
 @test "bench-report.py: a floor slower than the template path is flagged and fails the run" {
@@ -843,11 +842,10 @@ EOF
 		--log "$T/console.log" --append memmap_streaming=off \
 		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev+fsdax-mem+devdax-2m+devprivate 1 256 template
 	printf '%s\n' "$output" >"$T/template.out"
-	python3 - "$H/bench-report.py" "$T/template.out" <<'EOF'
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("br", sys.argv[1])
-m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
+	python3 - "$H" "$T/template.out" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from benchreport import parse as m
 devices = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
 size, binds, floors, info = m.parse_run("template", sys.argv[2], devices, 1)
 assert size == 256 and info["instrument"] == "function_graph", info

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Reading one boot's output (guest/tests/bench, printed by vm.sh) into
+its binds, floor samples and facts, refusing anything that would make the
+numbers other than what the table says they are."""
+
+from .lines import BACKEND_OF, FLOOR_RE, LINE_RE, NDCTL_RE, PHASE_RE, ReportError, THREADED
+
+
+def parse_run(label, path, devices, rebinds):
+    """Read one boot's output: (size_mb, binds, floors, info)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ReportError(f"run {label}: cannot read {path}: {e.strerror}")
+    binds, floors, info = {}, {}, {}
+    phases, ndctl = {}, {}
+    done = False
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip("\r")
+        if line.startswith("BENCH-ERROR"):
+            raise ReportError(f"run {label}: the guest failed: {line} ({path}:{n})")
+        if line == "BENCH-DONE":
+            done = True
+            continue
+        if line.startswith("BENCH-INFO "):
+            for kv in line.split()[1:]:
+                if "=" in kv:
+                    k, v = kv.split("=", 1)
+                    info.setdefault(k, v)
+            continue
+        if line.startswith("BENCH-NDCTL "):
+            m = NDCTL_RE.match(line)
+            if not m:
+                raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+            ndctl.setdefault(m.group("device"), {})[int(m.group("bind"))] = int(m.group("ns"))
+            continue
+        if line.startswith("BENCH-PHASE "):
+            m = PHASE_RE.match(line)
+            if not m:
+                raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+            d, k, pth = m.group("device"), int(m.group("bind")), m.group("path")
+            if d not in devices:
+                raise ReportError(f"run {label}: phases of device {d} were not asked for ({path}:{n})")
+            got = phases.setdefault(d, {}).setdefault(k, {})
+            if pth in got:
+                raise ReportError(f"run {label}: {d} bind {k} phase {pth} appears twice ({path}:{n})")
+            got[pth] = (int(m.group("calls")), int(m.group("ns")))
+            continue
+        if line.startswith("BENCH-FLOOR "):
+            m = FLOOR_RE.match(line)
+            if not m:
+                raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+            d = m.group("device")
+            if d not in devices:
+                raise ReportError(f"run {label}: floor of device {d} was not asked for ({path}:{n})")
+            fl = floors.setdefault(d, {"pick": {}, "run": {}, "cand": None, "nr_pages": None,
+                                       "bytes": None})
+            ph, cand, rep = m.group("phase"), m.group("cand"), int(m.group("rep"))
+            if ph == "run":
+                if fl["cand"] not in (None, cand):
+                    raise ReportError(f"run {label}: {d} floor runs two candidates ({path}:{n})")
+                fl["cand"] = cand
+                if rep in fl["run"]:
+                    raise ReportError(f"run {label}: {d} floor rep {rep} appears twice ({path}:{n})")
+                fl["run"][rep] = int(m.group("ns"))
+            else:
+                fl["pick"].setdefault(cand, []).append(int(m.group("ns")))
+            fl["nr_pages"], fl["bytes"] = int(m.group("nr_pages")), int(m.group("bytes"))
+            continue
+        if not line.startswith("BENCH "):
+            continue
+        m = LINE_RE.match(line)
+        if not m:
+            raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
+        d = m.group("device")
+        k = int(m.group("bind"))
+        want = BACKEND_OF.get(label, label)
+        if m.group("backend") != want:
+            raise ReportError(
+                f"run {label}: WRONG BACKEND: {d} bind {k} used '{m.group('backend')}', "
+                f"this run must measure '{want}' ({path}:{n})")
+        threads = None if m.group("threads") is None else int(m.group("threads"))
+        if label in THREADED and threads is None:
+            raise ReportError(
+                f"run {label}: {d} bind {k} has no threads= (a guest test from before the "
+                f"threaded init?): a threaded run must say how many threads ran ({path}:{n})")
+        if label not in THREADED and (threads or 0) > 1:
+            raise ReportError(
+                f"run {label}: WRONG THREADS: {d} bind {k} ran on {threads} threads, "
+                f"this run must be single-threaded ({path}:{n})")
+        if d not in devices:
+            raise ReportError(f"run {label}: device {d} was not asked for ({path}:{n})")
+        if k in binds.setdefault(d, {}):
+            raise ReportError(f"run {label}: {d} bind {k} appears twice ({path}:{n})")
+        b = {key: int(m.group(key)) for key in
+             ("memmap_init_ns", "enable_ns", "events", "nr_pages")}
+        b["tp_ns"] = None if m.group("tp_ns") == "-" else int(m.group("tp_ns"))
+        b["threads"] = 1 if threads is None else threads
+        binds[d][k] = b
+    if not info.get("size_mb", "").isdigit():
+        raise ReportError(f"run {label}: no 'BENCH-INFO size_mb=' line ({path})")
+    if info.get("instrument") != "function_graph":
+        raise ReportError(f"run {label}: memmap init not timed by function_graph "
+                          f"(BENCH-INFO instrument={info.get('instrument')}) ({path})")
+    for d in devices:
+        got = binds.get(d, {})
+        if not got:
+            raise ReportError(f"run {label}: {d} has no lines, expected binds 0..{rebinds} ({path})")
+        missing = [str(k) for k in range(rebinds + 1) if k not in got]
+        extra = [str(k) for k in sorted(got) if k > rebinds]
+        if missing or extra:
+            what = (f"lacks bind(s) {', '.join(missing)}" if missing else
+                    f"has extra bind(s) {', '.join(extra)}")
+            raise ReportError(f"run {label}: {d} {what}, expected binds 0..{rebinds} ({path})")
+        fl = floors.get(d)
+        if not fl or sorted(fl["run"]) != list(range(rebinds + 1)):
+            raise ReportError(f"run {label}: {d} lacks the floor's {rebinds + 1} timed writes "
+                              f"(BENCH-FLOOR phase=run rep=0..{rebinds}) ({path})")
+    for d, by_bind in phases.items():
+        extra = [str(k) for k in sorted(by_bind) if k not in binds.get(d, {})]
+        if extra:
+            raise ReportError(f"run {label}: {d} has phases of bind(s) {', '.join(extra)} "
+                              f"but no BENCH line for them ({path})")
+    for d, by_bind in binds.items():
+        for k, b in by_bind.items():
+            b["phases"] = phases.get(d, {}).get(k)
+            b["ndctl_list_ns"] = ndctl.get(d, {}).get(k)
+    if not done:
+        raise ReportError(f"run {label}: no BENCH-DONE line: the guest did not finish ({path})")
+    return int(info["size_mb"]), binds, floors, info
