@@ -9,8 +9,11 @@
 
 SHELL := /bin/bash
 H := harness
-# The cache directory, as the scripts see it (harness/lib.sh's defaults).
-CACHE := $(shell bash -c '. $(H)/lib.sh && printf %s "$$MZ_CACHE"')
+# The cache's folders, as the scripts see them (harness/lib.sh's layout).
+LAYOUT := $(shell bash -c '. $(H)/lib.sh && echo "$$MZ_RESULTS $$MZ_LOGS $$MZ_SEND_OUT"')
+RESULTS := $(word 1,$(LAYOUT))
+LOGS := $(word 2,$(LAYOUT))
+SEND_OUT := $(word 3,$(LAYOUT))
 VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
@@ -61,25 +64,25 @@ matrix: deps
 #: KUnit under KASAN, the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
 check-debug: deps
 	$(H)/kunit.sh x86_64-kasan
-	$(H)/matrix.sh --variants debug-vm:none+off+on,debug:none+on --full --timeout 2400 \
-		--summary $(CACHE)/results/check-debug-summary.json \
-		--logs $(CACHE)/logs/matrix-debug $(MATRIX_ARGS)
+	$(H)/matrix.sh --set debug --full --timeout 2400 \
+		--summary $(RESULTS)/check-debug-summary.json \
+		--logs $(LOGS)/matrix-debug $(MATRIX_ARGS)
 
 #: maintainer checks: checkpatch, per-patch builds, sparse, arm64 (SERIES_CHECK)
 check-series: deps
 	$(H)/check-series.sh $(SERIES_CHECK)
 
-OUT ?= $(CACHE)/send
+OUT ?= $(SEND_OUT)
 #: the series with your git identity and Cc: lines, for git send-email (OUT)
 send-prep: deps
 	$(H)/send-prep.sh "$(OUT)"
 
-THREADS_OUT ?= $(CACHE)/send-threads
+THREADS_OUT ?= $(SEND_OUT)-threads
 #: the same for the follow-up series of patches/threads/, on top of patches/ (THREADS_OUT)
 send-prep-threads: deps
 	$(H)/send-prep.sh --threads "$(THREADS_OUT)"
 
-NDCTL_OUT ?= $(CACHE)/send-ndctl
+NDCTL_OUT ?= $(SEND_OUT)-ndctl
 #: the same for the companion ndctl series of patches/ndctl/ (NDCTL_OUT)
 send-prep-ndctl: deps
 	$(H)/send-prep.sh --ndctl "$(NDCTL_OUT)"
@@ -90,11 +93,11 @@ check-ndctl-base: deps
 
 #: hmm-tests with device-coherent memory on base 7.3.4 and on the series
 check-hmm-base: deps
-	$(H)/hmm-compare.sh --summary $(CACHE)/results/hmm-compare.json
+	$(H)/hmm-compare.sh --summary $(RESULTS)/hmm-compare.json
 
 #: ndctl's own test suite on base 7.3.4 and the series, off and on (NDCTL_ARGS)
 check-ndctl: deps
-	$(H)/check-ndctl.sh --summary $(CACHE)/results/ndctl-suite.json $(NDCTL_ARGS)
+	$(H)/check-ndctl.sh --summary $(RESULTS)/ndctl-suite.json $(NDCTL_ARGS)
 
 #: build ndctl 81 with patches/ndctl/ (install root: MZ_CACHE/build/ndctl-root)
 ndctl: deps

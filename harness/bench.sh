@@ -69,7 +69,7 @@
 #                   takes KVM only if kvm-probe.sh says both kernels boot
 #                   under it, so all the boots use the same accelerator
 #   --results FILE  JSON output (default $BENCH_RESULTS, else
-#                   $MZ_CACHE/results/bench.json); the table also goes to
+#                   $MZ_RESULTS/bench.json); the table also goes to
 #                   FILE with .txt for .json
 #   --chart FILE    SVG chart (default: FILE of --results with .svg)
 #   --no-probe      skip the user-space store probe
@@ -103,7 +103,7 @@
 # metadata must also fit the free space of the filesystem holding
 # $MZ_VM_DIR.
 #
-# Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_CACHE/vm-bench)
+# Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_VM_BENCH_FILES)
 # holds the NVDIMM file with --nvdimm-memory file.  Logs:
 # $MZ_LOGS/bench-{base,template,streaming,base-cpus,template-threads,
 # streaming-threads}-SIZEM.{log,out}.
@@ -242,7 +242,7 @@ per_size=$((threads ? 6 : 3))
 case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
 case "$nvmem" in
 ram) nvwhere="in QEMU's memory" ;;
-file) nvwhere="in a file in ${MZ_VM_DIR:-$MZ_CACHE/vm-bench}" ;;
+file) nvwhere="in a file in ${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}" ;;
 *) bad "--nvdimm-memory '$nvmem': not ram or file" ;;
 esac
 
@@ -273,7 +273,7 @@ span_mib=$((mem_mib + 2 * size_mib + 1024))
 for a in "$assume_mem:--assume-mem-avail" "$assume_disk:--assume-disk-free"; do
 	[ -z "${a%%:*}" ] || [[ "${a%%:*}" =~ ^[0-9]+$ ]] || bad "${a#*:} '${a%%:*}': not a number of MiB"
 done
-vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm-bench}
+vmdir=${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}
 if [ -n "$assume_disk" ]; then
 	free_mib=$assume_disk
 else
@@ -433,7 +433,7 @@ initramfs() {
 	ko=$("$MZ_ROOT/harness/build-bench-module.sh" "$2") ||
 		die "build-bench-module.sh $2 failed"
 	"$MZ_ROOT/harness/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$2" \
-		"$MZ_CACHE/bench/initramfs-$1.cpio.gz" || die "initramfs.sh failed for $2"
+		"$MZ_BENCH_FILES/initramfs-$1.cpio.gz" || die "initramfs.sh failed for $2"
 }
 base_initrd=$(initramfs "$(basename "$base_build")" "$base_build")
 first_initrd=$(initramfs "$(basename "$first_build")" "$first_build")
@@ -446,7 +446,7 @@ if [ "$accel" = auto ]; then
 	if mz_kvm_usable; then
 		accel=kvm
 		for b in "$base_build:$base_initrd" "$first_build:$first_initrd" "$patched_build:$patched_initrd"; do
-			[ "$(mz_accel auto "${b%%:*}" "${b#*:}")" = kvm ] || accel=tcg
+			[ "$("$MZ_ROOT/harness/kvm-probe.sh" --accel auto "${b%%:*}" "${b#*:}")" = kvm ] || accel=tcg
 		done
 	fi
 	info "accelerator: $accel"
@@ -508,7 +508,7 @@ done
 report_args=()
 if [ "$probe" = 1 ]; then
 	sample_noise "before the probe"
-	pjson=$MZ_CACHE/bench/store-probe.json
+	pjson=$MZ_BENCH_FILES/store-probe.json
 	info "running the user-space store probe (store-probe.sh --size 2G --repeat 5)"
 	"$MZ_ROOT/harness/store-probe.sh" --size 2G --repeat 5 --json "$pjson" \
 		>"$MZ_LOGS/bench-probe.out" || die "store-probe.sh failed; see $MZ_LOGS/bench-probe.out"

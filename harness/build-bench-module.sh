@@ -6,7 +6,7 @@
 # against the configured and built kernel in BUILD_DIR (see
 # build-kernel.sh), with W=1.
 #
-# The module directory is copied to $MZ_CACHE/bench-module/NAME (NAME is
+# The module directory is copied to $MZ_BENCH_MODULES/NAME (NAME is
 # BUILD_DIR's last component, e.g. base-guest) and built there, so the
 # repository stays clean and modules for different kernels do not mix.
 # Any compiler or modpost warning fails the build.
@@ -33,7 +33,7 @@ grep -qx 'CONFIG_DEVICE_PRIVATE=y' "$build/.config" ||
 	die "$build: kernel built without CONFIG_DEVICE_PRIVATE, memremap_bench cannot work there"
 
 src=$MZ_ROOT/harness/bench-module
-out=$MZ_CACHE/bench-module/$(basename "$build")
+out=$MZ_BENCH_MODULES/$(basename "$build")
 mkdir -p "$out" "$MZ_LOGS"
 # Refresh the sources; keep the objects so an unchanged module is not rebuilt.
 cp -p "$src/memremap_bench.c" "$src/Makefile" "$out/"

@@ -16,7 +16,7 @@
 # the benchmark's single-threaded rows).
 #
 # Output directory (one per variant, printed on stdout):
-#   $MZ_CACHE/build/{series,base,first}-VARIANT   bzImage, modules in modroot/
+#   $MZ_BUILD/{series,base,first}-VARIANT   bzImage, modules in modroot/
 # With MZ_BUILD_KIND=upstream (harness/lib.sh), the tree is MZ_UPSTREAM_SRC
 # plus patches/mm-unstable/ (harness/upstream.sh apply), or MZ_UPSTREAM_SRC
 # alone with --base, in build/upstream-VARIANT and build/upstream-base-VARIANT.
@@ -60,7 +60,7 @@ for t in gcc make flex bison bc perl; do need_tool "$t" "$t"; done
 [ -e /usr/include/libelf.h ] || die "libelf headers missing; run harness/deps.sh (Debian package libelf-dev)"
 [ -e /usr/include/openssl/ssl.h ] || die "OpenSSL headers missing; run harness/deps.sh (Debian package libssl-dev)"
 
-out=$MZ_CACHE/build/$kind-$variant
+out=$MZ_BUILD/$kind-$variant
 # One build per output directory at a time (make bench and make check may
 # both ask for one); a second build of the same variant waits.
 mz_lock out_lock "$out.lock" "another build of $kind-$variant"
@@ -69,7 +69,7 @@ base) src=$("$MZ_ROOT/harness/tree.sh" base) ;;
 first) src=$("$MZ_ROOT/harness/tree.sh" first) ;;
 upstream) src=$("$MZ_ROOT/harness/upstream.sh" apply) ;;
 upstream-base) src=$("$MZ_ROOT/harness/upstream.sh" base) ;;
-*) src=$(mz_tree) ;;
+*) src=$("$MZ_ROOT/harness/tree.sh" apply) ;;
 esac
 # Hold the kernel tree shared while building: tree.sh waits before it
 # rewrites the tree under a running build.
@@ -79,7 +79,7 @@ head=$(git -C "$src" rev-parse HEAD)
 # another variant of the same tree (seed-build.sh): Kbuild then recompiles
 # only what the configuration change touches.  Not from one being built.
 if [ ! -e "$out/.config" ]; then
-	for d in "$MZ_CACHE/build/$kind"-*/; do
+	for d in "$MZ_BUILD/$kind"-*/; do
 		d=${d%/}
 		if [ "$d" = "$out" ] || [ ! -f "$d/.mz-built" ] || [ "$(cat "$d/.mz-built")" != "$head" ]; then
 			continue

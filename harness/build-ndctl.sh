@@ -10,12 +10,12 @@
 #
 # (Debian's paths: in a guest these replace Debian's ndctl and libndctl.)
 #
-# The build directory ($MZ_CACHE/build/ndctl) is configured once and
+# The build directory ($MZ_BUILD/ndctl) is configured once and
 # rebuilt incrementally (seconds); the root is installed anew each time.
 # Documentation, systemd units and the ndctl test suite are not built.
 #
 # --tests builds ndctl's own test suite instead, in its own build directory
-# ($MZ_CACHE/build/ndctl-tests, configured -Dtest=enabled
+# ($MZ_BUILD/ndctl-tests, configured -Dtest=enabled
 # -Ddestructive=enabled -Dkeyutils=enabled, as the maintainers run it), and
 # prints that directory: the tests run from it (check-ndctl.sh puts it into
 # the guest at the same path), with the ndctl, daxctl and cxl built there.
@@ -32,12 +32,12 @@ need_tool ninja ninja-build
 need_tool pkg-config pkg-config
 
 tree=$("$MZ_ROOT/harness/ndctl-tree.sh" apply)
-bdir=$MZ_CACHE/build/ndctl
-root=$MZ_CACHE/build/ndctl-root
+bdir=$MZ_BUILD/ndctl
+root=$MZ_BUILD/ndctl-root
 log=$MZ_LOGS/build-ndctl.log
 opts=(-Dtest=disabled)
 if [ "$tests" = 1 ]; then
-	bdir=$MZ_CACHE/build/ndctl-tests
+	bdir=$MZ_BUILD/ndctl-tests
 	log=$MZ_LOGS/build-ndctl-tests.log
 	opts=(-Dtest=enabled -Ddestructive=enabled -Dkeyutils=enabled)
 fi

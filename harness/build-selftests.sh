@@ -19,7 +19,7 @@
 # and, for hmm-tests alone (not the whole mm target), the kernel's UAPI
 # headers installed into WORK and
 #   make -C tools/testing/selftests/mm OUTPUT=WORK/mm WORK/mm/hmm-tests
-# WORK is $MZ_CACHE/selftests/NAME-TREE (NAME: BUILD_DIR's last component,
+# WORK is $MZ_SELFTESTS/NAME-TREE (NAME: BUILD_DIR's last component,
 # TREE: a hash of MZ_KSRC's path: make decides by timestamps, so binaries
 # built from another tree must not look up to date).
 # OUTDIR is emptied first.  The test module is built in the kernel tree's
@@ -53,7 +53,7 @@ mz_module_build "$build"
 
 ksrc=${MZ_KSRC:-}
 if [ -z "$ksrc" ]; then
-	ksrc=$(mz_tree)
+	ksrc=$("$MZ_ROOT/harness/tree.sh" apply)
 fi
 ksrc=$(cd "$ksrc" && pwd)
 st=$ksrc/tools/testing/selftests
@@ -61,14 +61,14 @@ st=$ksrc/tools/testing/selftests
 	die "$st/memmap_init missing: MZ_KSRC=$ksrc has no memmap_init selftests"
 
 name=$(basename "$build")
-work=$MZ_CACHE/selftests/$name-$(printf %s "$ksrc" | sha256sum | cut -c1-8)
+work=$MZ_SELFTESTS/$name-$(printf %s "$ksrc" | sha256sum | cut -c1-8)
 log=$MZ_LOGS/selftests-$name.log
 mkdir -p "$work" "$MZ_LOGS" "$2"
 out=$(cd "$2" && pwd)
 case "$out" in /|"$HOME"|"$ksrc"*|"$build") die "refusing to empty $out" ;; esac
 find "$out" -mindepth 1 -delete
 
-exec 8>"$MZ_CACHE/selftests.lock"
+exec 8>"$MZ_SELFTESTS.lock"
 flock 8
 start=$(date +%s)
 : >"$log"

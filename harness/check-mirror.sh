@@ -14,7 +14,7 @@ set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: ${0##*/}" >&2; exit 2; }
 need_tool git git
 if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
-	mz_tree >/dev/null
+	"$MZ_ROOT/harness/tree.sh" apply >/dev/null
 fi
 
 tmp=$(mktemp -d)

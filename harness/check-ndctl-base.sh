@@ -24,12 +24,12 @@ set -euo pipefail
 H=$MZ_ROOT/harness
 base=$("$H/build-kernel.sh" --base guest) || die "building the base kernel failed"
 series=$("$H/build-kernel.sh" stream-y) || die "building variant stream-y failed"
-st=$MZ_CACHE/selftests/stream-y
+st=$MZ_SELFTESTS/stream-y
 "$H/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"
 ndctl=$("$H/build-ndctl.sh") || die "building ndctl with patches/ndctl/ failed"
-initrd=$MZ_CACHE/initramfs/check-ndctl-base.cpio.gz
+initrd=$MZ_INITRAMFS/check-ndctl-base.cpio.gz
 # The scripts and ktap_helpers.sh of the series' tree.
-MZ_KSRC=$(mz_tree) "$H/initramfs.sh" --ndctl "$ndctl" --add "$st:/mz/kselftest" "$base" "$initrd" >/dev/null ||
+MZ_KSRC=$("$MZ_ROOT/harness/tree.sh" apply) "$H/initramfs.sh" --ndctl "$ndctl" --add "$st:/mz/kselftest" "$base" "$initrd" >/dev/null ||
 	die "making the initramfs failed"
 out=$MZ_LOGS/check-ndctl-base.out
 rc=0

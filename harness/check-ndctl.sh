@@ -16,7 +16,7 @@
 #   --timeout S       a guest's whole run (default 5400)
 #   --expect FILE     the expected results on base (default
 #                     harness/ndctl-expect.txt)
-#   --summary FILE    JSON results (default $MZ_CACHE/results/ndctl-suite.json)
+#   --summary FILE    JSON results (default $MZ_RESULTS/ndctl-suite.json)
 #   --logs DIR        guest console logs and outputs (default $MZ_LOGS/ndctl-suite)
 #   --series-build DIR  the series runs boot this finished nfit build
 #                     instead of building one (a mutated kernel, to see the
@@ -66,7 +66,7 @@ only=
 mult=
 timeout=5400
 expect=$H/ndctl-expect.txt
-summary=$MZ_CACHE/results/ndctl-suite.json
+summary=$MZ_RESULTS/ndctl-suite.json
 logs=$MZ_LOGS/ndctl-suite
 series_build=
 while [ $# -gt 0 ]; do
@@ -157,12 +157,13 @@ for r in "${runlist[@]}"; do
 		b=$("$H/build-kernel.sh" ${flag[@]+"${flag[@]}"} nfit) || die "building the $k nfit kernel failed"
 	fi
 	"$H/build-nfit-test.sh" "$b" >/dev/null || die "building nfit_test for $b failed"
-	i=$MZ_CACHE/initramfs/ndctl-suite-${b##*/}.cpio.gz
+	i=$MZ_INITRAMFS/ndctl-suite-${b##*/}.cpio.gz
 	ksrc=$(readlink -f "$b/source")
 	MZ_KSRC=$ksrc "$H/initramfs.sh" --depmod-conf "$conf" "${adds[@]}" "$b" "$i" >/dev/null ||
 		die "making the $k initramfs failed"
 	build[$k]=$b initrd[$k]=$i
-	accel[$k]=$(mz_accel "$MZ_ACCEL" "$b" "$i")
+	accel[$k]=$("$H/kvm-probe.sh" --accel "$MZ_ACCEL" "$b" "$i") ||
+		die "settling the accelerator for $b failed"
 done
 
 for r in "${runlist[@]}"; do

@@ -33,7 +33,7 @@
 #               string instruction or a call, and the streaming stores
 #               are drained where the series says (harness/codegen-check.sh)
 #
-# Uses the tree made by harness/tree.sh; builds go to $MZ_CACHE/build/check-*.
+# Uses the tree made by harness/tree.sh; builds go to $MZ_BUILD/check-*.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -53,7 +53,7 @@ what=${1:-all}
 case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *) usage ;; esac
 [ $# -le 1 ] || usage
 
-tree=$(mz_tree)
+tree=$("$MZ_ROOT/harness/tree.sh" apply)
 g() { git -C "$tree" "$@"; }
 export ARCH=x86_64
 cc=$(mz_cc)
@@ -92,7 +92,7 @@ checkpatch() {
 
 # A worktree that can move between commits without touching the main tree.
 worktree() {
-	local wt=$MZ_CACHE/linux-check
+	local wt=$MZ_CHECK_TREE
 	if [ ! -f "$wt/Makefile" ]; then
 		g worktree prune
 		g worktree add -q --detach "$wt" "$MZ_BASE_TAG" >&2
@@ -107,7 +107,7 @@ bisect() {
 	g merge-base --is-ancestor "$from" series ||
 		die "MZ_BISECT_FROM=$from: not a commit of the series branch"
 	wt=$(worktree)
-	out=$MZ_CACHE/build/check-bisect
+	out=$MZ_BUILD/check-bisect
 	git -C "$wt" checkout -q --detach "$MZ_BASE_TAG"
 	: >"$MZ_LOGS/check-bisect.log"
 	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
@@ -142,7 +142,7 @@ sparse_check() {
 	need_tool sparse sparse
 	local wt out files=() f base_w series_w
 	wt=$(worktree)
-	out=$MZ_CACHE/build/check-sparse
+	out=$MZ_BUILD/check-sparse
 	mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series -- '*.c')
 	objs=()
 	for f in "${files[@]}"; do
@@ -151,7 +151,7 @@ sparse_check() {
 	done
 	run() {
 		git -C "$wt" checkout -q --detach "$1"
-		[ -f "$out/.config" ] || cp "$MZ_CACHE/build/series-stream-y/.config" "$out/.config"
+		[ -f "$out/.config" ] || cp "$MZ_BUILD/series-stream-y/.config" "$out/.config"
 		: >"$MZ_LOGS/check-sparse-$2.log"
 		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
 			olddefconfig prepare || die "make prepare failed at $1; see $MZ_LOGS/check-sparse-$2.log"
@@ -181,13 +181,13 @@ arm64() {
 	local wt out objs=(mm/mm_init.o mm/memremap.o lib/test_hmm.o drivers/nvdimm/namespace_devs.o
 		drivers/nvdimm/pmem.o drivers/dax/pmem.o)
 	wt=$(worktree)
-	out=$MZ_CACHE/build/check-arm64
+	out=$MZ_BUILD/check-arm64
 	git -C "$wt" checkout -q --detach series
 	: >"$MZ_LOGS/check-arm64.log"
 	ARCH=arm64 mz_merge_config "$wt" "$out" "$MZ_LOGS/check-arm64.log" \
-		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config"
+		"$MZ_ROOT/harness/check-fragments/arm64-objects.config"
 	ARCH=arm64 "$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
-		"$MZ_ROOT/Kconfig.fragments/arm64-objects.config" || die "arm64 config lost options"
+		"$MZ_ROOT/harness/check-fragments/arm64-objects.config" || die "arm64 config lost options"
 	mz_run "$MZ_LOGS/check-arm64.log" make -C "$wt" O="$out" ARCH=arm64 \
 		CROSS_COMPILE=aarch64-linux-gnu- -j"$jobs" W=1 "${objs[@]}" ||
 		die "arm64 build of the touched objects failed; see $MZ_LOGS/check-arm64.log"
@@ -200,12 +200,12 @@ arm64() {
 nozd() {
 	local wt out objs=(drivers/nvdimm/namespace_devs.o drivers/nvdimm/pmem.o mm/mm_init.o)
 	wt=$(worktree)
-	out=$MZ_CACHE/build/check-nozd
+	out=$MZ_BUILD/check-nozd
 	git -C "$wt" checkout -q --detach series
 	: >"$MZ_LOGS/check-nozd.log"
-	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-nozd.log" "$MZ_ROOT/Kconfig.fragments/nozd-objects.config"
+	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-nozd.log" "$MZ_ROOT/harness/check-fragments/nozd-objects.config"
 	"$MZ_ROOT/harness/verify-config.sh" "$out/.config" \
-		"$MZ_ROOT/Kconfig.fragments/nozd-objects.config" || die "!ZONE_DEVICE config lost options"
+		"$MZ_ROOT/harness/check-fragments/nozd-objects.config" || die "!ZONE_DEVICE config lost options"
 	mz_run "$MZ_LOGS/check-nozd.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" W=1 "${objs[@]}" ||
 		die "!CONFIG_ZONE_DEVICE build of the touched objects failed; see $MZ_LOGS/check-nozd.log"
 	info "!CONFIG_ZONE_DEVICE: ${objs[*]} build"

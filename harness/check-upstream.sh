@@ -17,4 +17,4 @@ tree=$("$MZ_ROOT/harness/upstream.sh" apply)
 export MZ_BUILD_KIND=upstream
 info "matrix on $tree ($(git -C "$tree" log -1 --format='%h %s')); the selftests are Part 2's, built from the series tree"
 exec "$MZ_ROOT/harness/matrix.sh" --variants stream-y:none,stream-n:none \
-	--summary "$MZ_CACHE/results/check-upstream.json" --logs "$MZ_LOGS/matrix-upstream" "$@"
+	--summary "$MZ_RESULTS/check-upstream.json" --logs "$MZ_LOGS/matrix-upstream" "$@"

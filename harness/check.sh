@@ -79,7 +79,7 @@ fetch() {
 }
 step fetch fetch
 # The kernel tree, applied once here; the steps below take it as it is
-# while patches/ is unchanged (mz_tree in lib.sh).
+# while patches/ is unchanged (tree.sh apply reads MZ_TREE_APPLIED).
 apply_tree() {
 	"$H/tree.sh" apply >/dev/null && MZ_TREE_APPLIED=$(series_stamp) && export MZ_TREE_APPLIED
 }
@@ -100,7 +100,7 @@ if [ -n "$build" ]; then
 	step codegen "$H/check-series.sh" --build "$build" codegen
 	MZ_TEST_BUILD=$build step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
 	smoke() {
-		local initrd=$MZ_CACHE/initramfs/check-smoke.cpio.gz
+		local initrd=$MZ_INITRAMFS/check-smoke.cpio.gz
 		"$H/initramfs.sh" "$build" "$initrd" >/dev/null &&
 			"$H/vm.sh" --log "$MZ_LOGS/check-smoke.log" "$build" "$initrd" -- smoke
 	}

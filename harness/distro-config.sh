@@ -5,7 +5,7 @@
 # series gets from it.  Takes Debian's own configuration of this base
 # (package linux-config-7.3, the same version and suite as the source,
 # config.amd64_none_amd64), runs 'make olddefconfig' with it on the series'
-# tree in $MZ_CACHE/build/distro-config, and prints every option the
+# tree in $MZ_BUILD/distro-config, and prints every option the
 # series adds or that decides what it does, as olddefconfig left it.
 #
 # Fails unless CONFIG_MEMMAP_STREAMING=y (the series' default: stream the
@@ -21,7 +21,7 @@ need_tool dpkg-deb dpkg
 need_tool xz xz-utils
 
 pkg=linux-config-${MZ_BASE_VERSION%.*}
-out=$MZ_CACHE/build/distro-config
+out=$MZ_BUILD/distro-config
 mkdir -p "$out"
 deb=$(mz_deb_download "$pkg" "$MZ_DEB_VERSION" "Debian's kernel configurations, ~1 MB" \
 	"run the check with a newer base")
@@ -33,7 +33,7 @@ cfg=$(find "$tmp" -name 'config.amd64_none_amd64.xz' | head -n 1)
 [ -n "$cfg" ] || die "$deb has no config.amd64_none_amd64.xz"
 xz -dc "$cfg" >"$out/.config"
 
-src=$(mz_tree)
+src=$("$MZ_ROOT/harness/tree.sh" apply)
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
 info "make olddefconfig with Debian's amd64 configuration on $src"
 mz_run "$MZ_LOGS/distro-config.log" make -C "$src" O="$out" olddefconfig ||

@@ -28,7 +28,7 @@ case "${1:-}" in
 *) usage ;;
 esac
 
-src=$MZ_CACHE/src/linux-source-$MZ_BASE_VERSION
+src=$MZ_SRC/linux-source-$MZ_BASE_VERSION
 if [ -f "$src/.mz-extracted" ]; then
 	info "base source already extracted: $src"
 	echo "$src"
@@ -50,7 +50,7 @@ if [ "$sum" != "$MZ_DEB_SHA256" ]; then
 	die "checksum mismatch for $deb: got $sum, want $MZ_DEB_SHA256; delete the file and run again, or check your mirror"
 fi
 
-tmp=$MZ_CACHE/src/.extract.$$
+tmp=$MZ_SRC/.extract.$$
 rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT

@@ -20,7 +20,7 @@ set -euo pipefail
 
 [ $# -eq 0 ] || { echo "usage: ${0##*/}   (prints the extracted ndctl $MZ_NDCTL_VERSION source)" >&2; exit 2; }
 
-src=$MZ_CACHE/src/ndctl-$MZ_NDCTL_VERSION
+src=$MZ_SRC/ndctl-$MZ_NDCTL_VERSION
 if [ -f "$src/.mz-extracted" ]; then
 	info "ndctl source already extracted: $src"
 	echo "$src"
@@ -31,13 +31,13 @@ need_tool sha256sum coreutils
 need_tool tar tar
 
 name=ndctl_$MZ_NDCTL_VERSION.orig.tar.gz
-tarball=${MZ_NDCTL_TARBALL:-$MZ_CACHE/dl/$name}
+tarball=${MZ_NDCTL_TARBALL:-$MZ_DL/$name}
 if [ ! -f "$tarball" ]; then
 	apt_opts=()
-	mz_private_apt apt_opts "$MZ_CACHE/apt-src" deb-src "$MZ_NDCTL_SUITE"
-	mkdir -p "$MZ_CACHE/dl"
+	mz_private_apt apt_opts "$MZ_APT_SRC_STATE" deb-src "$MZ_NDCTL_SUITE"
+	mkdir -p "$MZ_DL"
 	info "downloading $name (~440 KB) from $MZ_NDCTL_SUITE's sources"
-	(cd "$MZ_CACHE/dl" && apt-get "${apt_opts[@]}" -q source --download-only --tar-only ndctl >&2) ||
+	(cd "$MZ_DL" && apt-get "${apt_opts[@]}" -q source --download-only --tar-only ndctl >&2) ||
 		die "apt could not download ndctl's source from $MZ_NDCTL_SUITE; download $name by hand and set MZ_NDCTL_TARBALL=/path/to/it"
 	[ -f "$tarball" ] ||
 		die "$MZ_NDCTL_SUITE no longer serves $name (it moved to another release); download it by hand and set MZ_NDCTL_TARBALL=/path/to/it"
@@ -48,7 +48,7 @@ sum=$(sha256sum "$tarball" | cut -d' ' -f1)
 [ "$sum" = "$MZ_NDCTL_SHA256" ] ||
 	die "checksum mismatch for $tarball: got $sum, want $MZ_NDCTL_SHA256; delete the file and run again, or check your mirror"
 
-tmp=$MZ_CACHE/src/.extract-ndctl.$$
+tmp=$MZ_SRC/.extract-ndctl.$$
 rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT

@@ -38,7 +38,7 @@ compare_only=0
 variant=stream-y
 timeout=900
 logs=$MZ_LOGS/hmm-compare
-summary=$MZ_CACHE/results/hmm-compare.json
+summary=$MZ_RESULTS/hmm-compare.json
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--variant|--timeout|--logs|--summary|--compare)
@@ -63,17 +63,17 @@ mkdir -p "$logs" "$(dirname "$summary")"
 if [ "$compare_only" = 0 ]; then
 	base=$("$H/build-kernel.sh" --base guest) || die "building base 7.3.4 failed"
 	series=$("$H/build-kernel.sh" "$variant") || die "building the series ($variant) failed"
-	st=$MZ_CACHE/selftests/$variant
+	st=$MZ_SELFTESTS/$variant
 	"$H/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"
 	[ -x "$st/mm/hmm-tests" ] || die "no hmm-tests in $st/mm (see build-selftests.sh's log)"
 
 	# run NAME BUILD: boot BUILD and run hmm-tests coherent; NAME.out holds its
 	# output, NAME.log the console.
 	run() {
-		local name=$1 build=$2 initrd=$MZ_CACHE/initramfs/hmm-compare-$1.cpio.gz rc=0
+		local name=$1 build=$2 initrd=$MZ_INITRAMFS/hmm-compare-$1.cpio.gz rc=0
 		"$H/initramfs.sh" --add "$st:/mz/kselftest" "$build" "$initrd" >/dev/null ||
 			die "making the initramfs for $name failed"
-		MZ_VM_DIR=$MZ_CACHE/vm/hmm-compare "$H/vm.sh" --timeout "$timeout" --smp 2 \
+		MZ_VM_DIR=$MZ_VM_FILES/hmm-compare "$H/vm.sh" --timeout "$timeout" --smp 2 \
 			"${MZ_ZONE_DEVICES[@]}" --log "$logs/$name.log" "$build" "$initrd" -- hmm-tests coherent \
 			>"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
 		info "$name: $(grep '^totals: ' "$logs/$name.out" || echo "no totals (vm.sh exit $rc, see $logs/$name.err)")"

@@ -14,7 +14,7 @@
 # For each architecture the kernel's own tools/testing/kunit/kunit.py
 # configures and builds a small kernel from the test's kunitconfig
 # (mm/tests/zone_device_memmap.kunitconfig) out of the tree, in
-# $MZ_CACHE/build/kunit-ARCH; QEMU boots it with the command line and
+# $MZ_BUILD/kunit-ARCH; QEMU boots it with the command line and
 # machine of kunit.py's qemu_configs; kunit.py parses the KTAP it prints.
 # QEMU is run here rather than by 'kunit.py run', which asks for KVM
 # first: MZ_ACCEL=kvm uses KVM for x86_64, anything else TCG (this
@@ -53,7 +53,7 @@ done
 
 need_tool python3 python3
 need_tool timeout coreutils
-src=$(mz_tree)
+src=$("$MZ_ROOT/harness/tree.sh" apply)
 kunitconfig=mm/tests/zone_device_memmap.kunitconfig
 [ -f "$src/$kunitconfig" ] || die "$src has no $kunitconfig: is the series applied (harness/tree.sh)?"
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
@@ -61,7 +61,7 @@ mkdir -p "$MZ_LOGS"
 
 # run RUN: build, boot and parse; false on any failure.
 run() {
-	local r=$1 a=${1%-kasan} out=$MZ_CACHE/build/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg summary
+	local r=$1 a=${1%-kasan} out=$MZ_BUILD/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg summary
 	local -a build=(python3 tools/testing/kunit/kunit.py build --kunitconfig="$kunitconfig"
 		--arch="$a" --build_dir="$out" --jobs="$MZ_JOBS")
 	[ "$r" = "$a" ] || build+=(--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_KASAN_GENERIC=y)

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034
-# Common helpers for the harness scripts: paths, logging, errors.
-# Sourced, never executed, right after 'set -euo pipefail'.
+# Common helpers for the harness scripts: configuration, the cache's
+# layout, logging, quoting, errors, and the series' bookkeeping.  Sourced,
+# never executed, right after 'set -euo pipefail'.  It defines and never
+# runs another harness script: callers run tree.sh, kvm-probe.sh and the
+# other steps themselves.
 
 # Keep 'set -e' inside command substitutions: without this, a failing
 # command inside a function called as x=$(f) is ignored and f carries on.
@@ -23,7 +26,7 @@ MZ_TREE=${MZ_TREE:-$MZ_CACHE/linux}
 # 1: tree.sh discards kernel-tree commits that were never exported.
 MZ_FORCE=${MZ_FORCE:-0}
 # QEMU's accelerator: auto (KVM when kvm-probe.sh says kernels boot
-# under it, settled once per kernel by mz_accel below), kvm or tcg; the
+# under it, settled once per kernel: kvm-probe.sh), kvm or tcg; the
 # KVM device; seconds the probe boot may take.
 MZ_ACCEL=${MZ_ACCEL:-auto}
 MZ_KVM_DEV=${MZ_KVM_DEV:-/dev/kvm}
@@ -89,8 +92,34 @@ MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}
 #   MZ_TEST_BUILD (the kernel the bats tests boot: check.sh passes the
 #     one it built; without it they skip their VM tests)
 # and one that is not a setting: check.sh exports MZ_TREE_APPLIED to the
-# steps it runs (mz_tree below).
+# steps it runs (tree.sh apply then takes the tree as it is).
 # --- end of configuration ---------------------------------------------------
+
+# --- The cache's layout -------------------------------------------------------
+# Every folder of MZ_CACHE (and next to MZ_TREE) the scripts use, named
+# here once; docs/developing.md says what each holds.  The Makefile reads
+# the ones it needs from here too.
+MZ_DL=$MZ_CACHE/dl                      # downloaded .deb and tarballs
+MZ_APT_STATE=$MZ_CACHE/apt              # fetch-base.sh's private apt state
+MZ_APT_SRC_STATE=$MZ_CACHE/apt-src      # fetch-ndctl.sh's (deb-src)
+MZ_SRC=$MZ_CACHE/src                    # the extracted sources
+MZ_BUILD=$MZ_CACHE/build                # O= directories, ndctl's builds
+MZ_SELFTESTS=$MZ_CACHE/selftests        # installed kselftest targets
+MZ_INITRAMFS=$MZ_CACHE/initramfs        # the test guests' initramfs archives
+MZ_BENCH_FILES=$MZ_CACHE/bench          # the benchmark's initramfs, probe JSON
+MZ_BENCH_MODULES=$MZ_CACHE/bench-module # memremap_bench.ko per kernel
+MZ_VM_FILES=$MZ_CACHE/vm                # NVDIMM backing files (MZ_VM_DIR's default)
+MZ_VM_BENCH_FILES=$MZ_CACHE/vm-bench    # the benchmark's, with --nvdimm-memory file
+MZ_RESULTS=$MZ_CACHE/results            # JSON and tables of the last runs
+MZ_ACCEL_PROBES=$MZ_CACHE/accel-probe   # kvm-probe.sh's answer per kernel image
+MZ_PROBE_FILES=$MZ_CACHE/probe          # store-probe.sh's extracted copy and binary
+MZ_CHECK_TREE=$MZ_CACHE/linux-check     # check-series.sh's worktree
+MZ_SEND_TREE=$MZ_CACHE/linux-send       # send-prep.sh's scratch clones
+MZ_NDCTL_SEND_TREE=$MZ_CACHE/ndctl-send
+MZ_SEND_OUT=$MZ_CACHE/send              # send-prep.sh's output, and -threads, -ndctl
+MZ_BASE_WORKTREE=$MZ_TREE-base          # worktrees of MZ_TREE: the base,
+MZ_FIRST_WORKTREE=$MZ_TREE-first        # and the first series' end
+# --- end of the cache's layout ------------------------------------------------
 
 # The base this project targets (Debian's linux-source-7.3).  Used by the
 # scripts that source this file.
@@ -167,17 +196,6 @@ mz_kvm_usable() {
 	[ -c "$MZ_KVM_DEV" ] && [ -r "$MZ_KVM_DEV" ] && [ -w "$MZ_KVM_DEV" ]
 }
 
-# mz_accel ACCEL BUILD INITRAMFS: the accelerator for that kernel: ACCEL
-# when it is kvm or tcg; for auto, kvm-probe.sh's answer (tcg when the
-# probe fails).  The matrix and the benchmark settle it once per kernel.
-mz_accel() {
-	case "$1" in
-	kvm|tcg) echo "$1" ;;
-	auto) "$MZ_ROOT/harness/kvm-probe.sh" "$2" "$3" || echo tcg ;;
-	*) die "accelerator '$1': not auto, kvm or tcg (MZ_ACCEL)" ;;
-	esac
-}
-
 # mz_run LOG COMMAND [ARG]...: run COMMAND with its output appended to LOG,
 # after a "+ COMMAND" line (shell-quoted: it can be pasted); when it
 # fails, print that line to stderr too, so that the failure says what
@@ -243,18 +261,6 @@ mz_own_configs() {
 	for p in ${_mzoc[@]+"${_mzoc[@]}"}; do
 		sed -n 's/^+\(menu\)\{0,1\}config \([A-Za-z0-9_]*\)$/CONFIG_\2/p' "$dir/$p"
 	done | sort -u
-}
-
-# mz_tree: print the kernel tree with the series applied.  check.sh applies
-# it once and exports MZ_TREE_APPLIED (the series stamp it applied); while
-# patches/ still has that stamp the steps it runs take the tree as it is,
-# else they run tree.sh apply (quick when the tree is up to date).
-mz_tree() {
-	if [ -n "${MZ_TREE_APPLIED:-}" ] && [ "$MZ_TREE_APPLIED" = "$(series_stamp)" ]; then
-		echo "$MZ_TREE"
-	else
-		"$MZ_ROOT/harness/tree.sh" apply
-	fi
 }
 
 # mz_boot_files BUILD INITRAMFS: stop unless both exist; prints the
@@ -382,16 +388,16 @@ mz_private_apt() {
 mz_deb_download() {
 	local pkg=$1 ver=$2 size=$3 instead=$4 deb
 	local -a apt_opts=()
-	mkdir -p "$MZ_CACHE/dl"
-	deb=$(find "$MZ_CACHE/dl" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
+	mkdir -p "$MZ_DL"
+	deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
 	if [ -z "$deb" ]; then
 		need_tool apt-get apt
-		mz_private_apt apt_opts "$MZ_CACHE/apt" deb "$MZ_DEB_SUITE"
+		mz_private_apt apt_opts "$MZ_APT_STATE" deb "$MZ_DEB_SUITE"
 		info "downloading $pkg=$ver ($size)"
-		(cd "$MZ_CACHE/dl" && apt-get "${apt_opts[@]}" download "$pkg=$ver" >&2) ||
+		(cd "$MZ_DL" && apt-get "${apt_opts[@]}" download "$pkg=$ver" >&2) ||
 			die "$pkg $ver is not served by $MZ_DEB_SUITE any more; $instead"
-		deb=$(find "$MZ_CACHE/dl" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
-		[ -n "$deb" ] || die "apt-get download of $pkg=$ver left no .deb in $MZ_CACHE/dl"
+		deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
+		[ -n "$deb" ] || die "apt-get download of $pkg=$ver left no .deb in $MZ_DL"
 	fi
 	echo "$deb"
 }
@@ -509,5 +515,5 @@ mz_apply_series() {
 # format-patch wrote) as the description of BRANCH, when COVER exists.
 mz_describe_branch() {
 	[ -f "$3" ] || return 0
-	git -C "$1" config "branch.$2.description" "$("$MZ_ROOT/harness/cover-letter.sh" extract "$3")"
+	git -C "$1" config "branch.$2.description" "$(awk -v hdr=1 -f "$MZ_ROOT/harness/cover-letter.awk" "$3")"
 }

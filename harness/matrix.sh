@@ -4,26 +4,21 @@
 # matrix.sh: run the memmap_init selftests in every combination of kernel
 # variant and boot parameter, and summarize the KTAP results.
 #
-#   matrix.sh [--variants LIST] [--params LIST] [--full] [--jobs N]
+#   matrix.sh [--set check|debug] [--variants LIST] [--params LIST] [--full] [--jobs N]
 #             [--timeout S] [--boot-timeout S] [--append TEXT]
 #             [--summary FILE] [--logs DIR] [--ndctl ROOT|distro]
 #             [--build DIR] [--guest-test NAME] [--add SRC:DST]
 #
+#   --set       the cells of harness/matrix-cells.txt to run without
+#               --variants and --params: check (make check's, the
+#               default) or debug (make check-debug's)
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
-#               VARIANT:P1+P2... to run it with those cells only (default
-#               stream-n and
-#               stream-y:none+off+altmap+on+bogus+safe+numa+distro and
-#               no-sched-mc:threads, or without --params
-#               the two with --params' list; make check-debug runs
-#               debug-vm:none+off+on and debug:none+on with --full)
-#   --params    boot parameter values: none (no memmap_streaming=), off,
-#               altmap, on, bogus (an invalid word), safe (no parameter,
-#               guest/tests/guard: the target given no device), numa
-#               (no parameter, the threads group on a NUMA guest: see
-#               below), threads (no parameter, the threads group alone on
-#               an ordinary guest) and distro (no parameter, Debian's ndctl instead
-#               of --ndctl's: see below) (default: the first five), for
-#               the variants without their own list
+#               VARIANT:C1+C2... to run it with those cells only (without
+#               --params, stream-n and stream-y)
+#   --params    the cells (harness/matrix-cells.txt's CELL: none, off,
+#               altmap, on, bogus, safe, numa, threads, distro) for the
+#               variants without their own list (default: those that run
+#               all or policy: none, off, altmap, on, bogus)
 #   --full      every group of the target in every cell (default: see
 #               "Which groups" below)
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
@@ -32,7 +27,7 @@
 #   --boot-timeout  per boot, until the test starts (vm.sh's default)
 #   --append    more kernel command line for every cell (repeatable)
 #   --summary   JSON summary (default $CHECK_SUMMARY, else
-#               $MZ_CACHE/results/check-summary.json): a list of
+#               $MZ_RESULTS/check-summary.json): a list of
 #               {variant, boot_param, group, pass, fail, skip,
 #               unexpected_skip}
 #   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
@@ -115,7 +110,7 @@ usage() {
 }
 variants=
 params=
-default_params=none,off,altmap,on,bogus
+set=check
 ndctl=
 ndctl_arg=
 jobs=$(nproc)
@@ -131,9 +126,10 @@ out=$MZ_LOGS/matrix
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1; shift; continue ;;
-	--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add|--ndctl)
+	--set|--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add|--ndctl)
 		[ $# -ge 2 ] || usage
 		case "$1" in
+		--set) set=$2 ;;
 		--ndctl) ndctl=$2 ndctl_arg=$2 ;;
 		--build) prebuilt=$2 ;;
 		--guest-test) guest_test=$2 ;;
@@ -151,8 +147,42 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
+
+# The cells, from harness/matrix-cells.txt: cell_FIELD[CELL], the names in
+# the table's order, and the variants and cells of each set.
+cells_file=$MZ_ROOT/harness/matrix-cells.txt
+cells=()
+declare -A cell_says=() cell_append=() cell_runs=() cell_vm=() cell_ndctl=() set_cells=()
+declare -A set_vlist=([check]="" [debug]="")
+default_params=
+while IFS=$'\t' read -r c says app runs vm nd chk dbg extra; do
+	case "$c" in ''|'#'*) continue ;; esac
+	if [ -z "$dbg" ] || [ -n "$extra" ]; then
+		die "$cells_file: cell '$c' needs 8 tab-separated fields"
+	fi
+	case "$nd" in series|distro) ;; *) die "$cells_file: cell '$c': NDCTL '$nd' is not series or distro" ;; esac
+	cells+=("$c")
+	cell_says[$c]=$says cell_append[$c]=$app cell_runs[$c]=$runs cell_vm[$c]=$vm cell_ndctl[$c]=$nd
+	case "$runs" in all|policy) default_params+=${default_params:+,}$c ;; esac
+	for s in check debug; do
+		if [ "$s" = check ]; then l=$chk; else l=$dbg; fi
+		[ "$l" = - ] && continue
+		IFS=, read -r -a vs <<<"$l"
+		for v in "${vs[@]}"; do
+			[[ " ${set_vlist[$s]} " == *" $v "* ]] || set_vlist[$s]+=" $v"
+			set_cells[$s:$v]+=${set_cells[$s:$v]:+ }$c
+		done
+	done
+done <"$cells_file"
+case "$set" in
+check|debug) ;;
+*) die "--set '$set': not check or debug (harness/matrix-cells.txt's sets)" ;;
+esac
 if [ -z "$variants" ] && [ -z "$params" ]; then
-	variants=stream-n,stream-y:${default_params//,/+}+safe+numa+distro,no-sched-mc:threads
+	for v in ${set_vlist[$set]}; do
+		c=${set_cells[$set:$v]}
+		variants+=${variants:+,}$v:${c// /+}
+	done
 fi
 : "${variants:=stream-n,stream-y}" "${params:=$default_params}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
@@ -168,10 +198,8 @@ IFS=, read -r -a plist <<<"$params"
 [ ${#vspecs[@]} -gt 0 ] || die "no variants given"
 [ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
 check_param() {
-	case "$1" in
-	none|off|altmap|on|bogus|safe|numa|threads|distro) ;;
-	*) die "unknown boot parameter value '$1' (none, off, altmap, on, bogus, safe, numa, threads, distro)" ;;
-	esac
+	[ -n "${cell_runs[$1]+set}" ] ||
+		die "unknown boot parameter value '$1' ($(IFS=,; l="${cells[*]}"; echo "${l//,/, }"))"
 }
 for p in "${plist[@]}"; do check_param "$p"; done
 # vlist: the variants; vparams[VARIANT]: its boot parameters, space-separated.
@@ -235,21 +263,21 @@ ndctl_opt=()
 # cell).
 declare -A builds=() initrds=() distro_initrds=()
 for v in "${vlist[@]}"; do
-	initrd=$MZ_CACHE/initramfs/matrix-$v.cpio.gz
+	initrd=$MZ_INITRAMFS/matrix-$v.cpio.gz
 	opts=(${adds[@]+"${adds[@]}"})
 	if [ -n "$prebuilt" ]; then
 		b=$prebuilt
 	else
 		b=$("$H/build-kernel.sh" "$v") || die "building variant $v failed"
-		st=$MZ_CACHE/selftests/$v
+		st=$MZ_SELFTESTS/$v
 		"$H/build-selftests.sh" "$b" "$st" >/dev/null ||
 			die "building the selftests for $v failed"
 		opts=(--add "$st:/mz/kselftest" "${opts[@]}")
 	fi
 	"$H/initramfs.sh" ${ndctl_opt[@]+"${ndctl_opt[@]}"} "${opts[@]}" "$b" "$initrd" >/dev/null ||
 		die "making the initramfs for $v failed"
-	if [[ " ${vparams[$v]} " == *" distro "* ]]; then
-		distro_initrds[$v]=$MZ_CACHE/initramfs/matrix-$v-distro.cpio.gz
+	if [[ " $(for c in ${vparams[$v]}; do echo "${cell_ndctl[$c]}"; done) " == *distro* ]]; then
+		distro_initrds[$v]=$MZ_INITRAMFS/matrix-$v-distro.cpio.gz
 		"$H/initramfs.sh" "${opts[@]}" "$b" "${distro_initrds[$v]}" >/dev/null ||
 			die "making the initramfs with Debian's ndctl for $v failed"
 	fi
@@ -260,7 +288,8 @@ done
 # The accelerator, settled once per kernel (not by every cell at once).
 declare -A accels=()
 for v in "${vlist[@]}"; do
-	accels[$v]=$(mz_accel "$MZ_ACCEL" "${builds[$v]}" "${initrds[$v]}")
+	accels[$v]=$("$H/kvm-probe.sh" --accel "$MZ_ACCEL" "${builds[$v]}" "${initrds[$v]}") ||
+		die "settling the accelerator for $v failed"
 done
 
 ncells=0
@@ -269,16 +298,15 @@ for v in "${vlist[@]}"; do
 	ncells=$((ncells + ${#ps[@]}))
 done
 
-# variant_setting VARIANT SYMBOL: the value base.config and then the
-# variant's fragment give CONFIG_SYMBOL (the fragment wins), n when none.
+# variant_setting VARIANT SYMBOL: CONFIG_SYMBOL's value in the .config of
+# the kernel the variant's cells boot, n when it is not set.
 variant_setting() {
-	cat "$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$1.config" |
-		awk -v s="CONFIG_$2" 'index($0, s "=") == 1 { v = substr($0, length(s) + 2) }
-			$0 == "# " s " is not set" { v = "n" }
-			END { print (v == "" ? "n" : v) }'
+	awk -v s="CONFIG_$2" 'index($0, s "=") == 1 { v = substr($0, length(s) + 2) }
+		END { print (v == "" ? "n" : v) }' "${builds[$1]}/.config"
 }
 
-# variant_traits VARIANT: what matrix-skips.txt keys on, from the fragments.
+# variant_traits VARIANT: what matrix-skips.txt keys on, from the .config
+# of the kernel the variant's cells boot.
 variant_traits() {
 	local t='*'
 	if [ "$(variant_setting "$1" MEMMAP_STREAMING)" = y ]; then
@@ -341,16 +369,9 @@ unexpected_skips() {
 expected_reasons() {
 	classify_skips "$1" "$2" | sed -n 's/^E\o037//p'
 }
-# pname PARAM: a cell's parameter, for people.
+# pname CELL: a cell, for people (matrix-cells.txt's SAYS).
 pname() {
-	case "$1" in
-	none) echo "no parameter" ;;
-	safe) echo "no device given (guard)" ;;
-	numa) echo "a NUMA guest (threads)" ;;
-	threads) echo "the threads group" ;;
-	distro) echo "Debian's ndctl" ;;
-	*) echo "$1" ;;
-	esac
+	echo "${cell_says[$1]}"
 }
 # cell_done VARIANT PARAM RC SECONDS: the progress line of a finished cell.
 cell_done() {
@@ -391,17 +412,23 @@ rerun_cmd() {
 }
 
 run_cell() {
-	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid initrd=${initrds[$1]}
+	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid initrd=${initrds[$1]} w f
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
-	local test=${guest_test:-kselftest} targs=(memmap_init devs)
-	# The other ZONE_DEVICE memory (p2pdma, soft-reserved, device-coherent)
-	# in every guest but the numa and threads cells', which run the threads
-	# group only.
-	[ "$p" = numa ] || [ "$p" = threads ] || args+=("${MZ_ZONE_DEVICES[@]}")
-	case "$p" in
-	none)
+	local test=${guest_test:-kselftest} targs=(memmap_init devs) files
+	for w in ${cell_vm[$p]}; do
+		case "$w" in
+		-) ;;
+		zone-devices) args+=("${MZ_ZONE_DEVICES[@]}") ;;
+		\$MZ_*) w=${w#\$}; args+=("${!w}") ;;
+		*) args+=("$w") ;;
+		esac
+	done
+	[ "${cell_append[$p]}" = - ] || args+=(--append "${cell_append[$p]}")
+	[ "${cell_ndctl[$p]}" = series ] || initrd=${distro_initrds[$v]}
+	case "${cell_runs[$p]}" in
+	all)
 		if [ "$full" = 1 ]; then
 			targs+=(hmm)
 		elif [[ "$(variant_traits "$v")" == *" backend"* ]]; then
@@ -415,26 +442,23 @@ run_cell() {
 		# which memremap_pages() refuses with this warning, on v7.3.4
 		# as on the series (make check-hmm-base counts them on both).
 		args+=(--allow-warning "Conflicting mapping in same section@dmirror_allocate_chunk") ;;
-	safe) test=${guest_test:-guard}; targs=() ;;
-	numa)
-		args+=(--smp 5 --numa --nvdimm-size "$MZ_NUMA_NVDIMM_SIZE" --append isolcpus=4)
-		targs=(memmap_init:memmap_threads.sh devs) ;;
-	threads) targs=(memmap_init:memmap_threads.sh devs) ;;
-	distro)
-		initrd=${distro_initrds[$v]}
-		targs=(memmap_init:memmap_ndctl.sh memmap_init:memmap_backend.sh devs) ;;
-	*)
-		args+=(--append "memmap_streaming=$p")
+	policy)
 		[ "$full" = 1 ] ||
 			targs=(memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs
 				MEMMAP_INIT_POLICY_ONLY=1) ;;
+	guard) test=${guest_test:-guard}; targs=() ;;
+	*)
+		IFS=+ read -r -a files <<<"${cell_runs[$p]}"
+		targs=()
+		for f in "${files[@]}"; do targs+=("memmap_init:$f"); done
+		targs+=(devs) ;;
 	esac
 	args+=(${appends[@]+"${appends[@]}"})
 	[ -z "$boot_timeout" ] || args+=(--boot-timeout "$boot_timeout")
 	local rc try
 	for try in 1 2; do
 		rc=0
-		MZ_VM_DIR=$MZ_CACHE/vm/$cell "$H/vm.sh" "${args[@]}" \
+		MZ_VM_DIR=$MZ_VM_FILES/$cell "$H/vm.sh" "${args[@]}" \
 			"${builds[$v]}" "$initrd" -- "$test" ${targs[@]+"${targs[@]}"} \
 			>"$out/$cell.out" 2>"$out/$cell.err" &
 		vpid=$!

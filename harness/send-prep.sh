@@ -14,7 +14,7 @@
 # config user.name and user.email, refused when unset or a placeholder.
 #
 #   1. patches/ is applied with 'git am' on the base tag in a scratch clone
-#      of the kernel tree ($MZ_CACHE/linux-send; the tree's "series"
+#      of the kernel tree ($MZ_SEND_TREE; the tree's "series"
 #      branch is not touched);
 #   2. every patch without a From: gets the sender as author (the date is
 #      kept) and every commit the sender's Signed-off-by after its other
@@ -36,7 +36,7 @@
 # instead of patches/ (for tests).
 #
 # --ndctl: the same steps for patches/ndctl/ on ndctl $MZ_NDCTL_VERSION, in
-# a scratch clone of the ndctl tree ($MZ_CACHE/ndctl-send; ndctl-tree.sh
+# a scratch clone of the ndctl tree ($MZ_NDCTL_SEND_TREE; ndctl-tree.sh
 # makes the tree if missing), with ndctl's conventions (its CONTRIBUTING.md):
 # the "[ndctl PATCH]" prefix of the cover letter, To: nvdimm@lists.linux.dev,
 # and checkpatch.pl --strict --no-tree.  ndctl has no MAINTAINERS file: its
@@ -92,13 +92,13 @@ need_tool flock util-linux
 patches=$MZ_PATCHES
 # What differs for the ndctl series: its patches, the tree it applies to
 # and its base tag, the scratch clone.
-src=$MZ_TREE base=$MZ_BASE_TAG scratch=$MZ_CACHE/linux-send
+src=$MZ_TREE base=$MZ_BASE_TAG scratch=$MZ_SEND_TREE
 # The follow-up series applies on top of the first: those patches go
 # in first and are not sent (format-patch --base names them).
 pre=() predir=
 if [ "$ndctl" = 1 ]; then
 	patches=$MZ_PATCHES/ndctl
-	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_CACHE/ndctl-send
+	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_NDCTL_SEND_TREE
 elif [ "$followup" = 1 ]; then
 	predir=$MZ_PATCHES
 	patches=$MZ_PATCHES/$MZ_FOLLOWUP
@@ -130,7 +130,7 @@ fi
 mkdir -p "$MZ_CACHE"
 exec 9>"$scratch.lock"
 flock -n 9 || { info "waiting for another send-prep.sh to finish"; flock 9; }
-tmp=$(mktemp -d "$MZ_CACHE/send-prep.XXXXXX")
+tmp=$(mktemp -d "$MZ_SEND_OUT-prep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 s() { git -C "$scratch" "$@"; }

@@ -10,7 +10,7 @@
 #
 # The copy cases run the kernel's own per-page copy: kernel-fill.sh extracts it
 # from the mirror (mm/mm_init.c, arch/x86/include/asm/string_64.h) into
-# $MZ_CACHE/probe/ at every run, and the binary is rebuilt with gcc
+# $MZ_PROBE_FILES/ at every run, and the binary is rebuilt with gcc
 # whenever the probe's source or the extracted loop is newer than it; all ARGS go to the probe unchanged (--size, --repeat,
 # --evict, --json FILE, --help).
 set -euo pipefail
@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$MZ_ROOT/harness/probe/store-probe.c
-outdir=$MZ_CACHE/probe
+outdir=$MZ_PROBE_FILES
 bin=$outdir/store-probe
 
 [ -f "$src" ] || die "probe source missing: $src"

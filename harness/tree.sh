@@ -30,6 +30,14 @@ mode=${1:-apply}
 case "$mode" in apply|base|first) ;; *) usage ;; esac
 [ $# -le 1 ] || usage
 
+# check.sh applies the tree once and exports MZ_TREE_APPLIED, the series
+# stamp it applied: while patches/ still has that stamp, the steps it runs
+# take the tree as it is.
+if [ "$mode" = apply ] && [ -n "${MZ_TREE_APPLIED:-}" ] && [ "$MZ_TREE_APPLIED" = "$(series_stamp)" ]; then
+	echo "$MZ_TREE"
+	exit 0
+fi
+
 need_tool git git
 
 # Deterministic identities: the tree is a build artefact, not a history.
@@ -94,9 +102,9 @@ up_to_date() {
 		[ "$(g config --get mz.head || true)" = "$(g rev-parse HEAD)" ] &&
 		case "$mode" in
 		apply) ;;
-		base) [ -f "$MZ_TREE-base/Makefile" ] ;;
-		first) [ -f "$MZ_TREE-first/Makefile" ] &&
-			[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH")" ] ;;
+		base) [ -f "$MZ_BASE_WORKTREE/Makefile" ] ;;
+		first) [ -f "$MZ_FIRST_WORKTREE/Makefile" ] &&
+			[ "$(git -C "$MZ_FIRST_WORKTREE" rev-parse HEAD)" = "$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH")" ] ;;
 		esac
 }
 tree_lock=
@@ -114,7 +122,7 @@ fi
 apply_series
 
 if [ "$mode" = base ]; then
-	base=$MZ_TREE-base
+	base=$MZ_BASE_WORKTREE
 	if [ ! -f "$base/Makefile" ]; then
 		info "checking out the base into $base"
 		g worktree prune
@@ -124,7 +132,7 @@ if [ "$mode" = base ]; then
 elif [ "$mode" = first ]; then
 	first=$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH") ||
 		die "the tree has no $MZ_FIRST_BRANCH branch: patches/ has no follow-up series ($MZ_FOLLOWUP/), so the first series is the whole series (tree.sh apply)"
-	wt=$MZ_TREE-first
+	wt=$MZ_FIRST_WORKTREE
 	if [ ! -f "$wt/Makefile" ]; then
 		info "checking out the first series ($MZ_FIRST_BRANCH) into $wt"
 		g worktree prune

@@ -98,7 +98,7 @@ apply)
 	echo "$MZ_UPSTREAM_TREE"
 	;;
 export)
-	series=$(mz_tree)
+	series=$("$MZ_ROOT/harness/tree.sh" apply)
 	part1_end=$(git -C "$series" rev-list --reverse "$MZ_BASE_TAG..series" | sed -n "${MZ_PART1}p")
 	[ -n "$part1_end" ] || die "the series has fewer than MZ_PART1=$MZ_PART1 patches"
 	# Part 2 of the series; its follow-up (threads) must apply on top.

@@ -24,8 +24,8 @@
 #
 # Options:
 #   --accel kvm|tcg       accelerator; without it, MZ_ACCEL's (kvm or tcg),
-#                         or for MZ_ACCEL=auto (the default) what mz_accel
-#                         (lib.sh) settles: KVM only when MZ_KVM_DEV is
+#                         or for MZ_ACCEL=auto (the default) what
+#                         kvm-probe.sh settles: KVM only when MZ_KVM_DEV is
 #                         usable and kvm-probe.sh says the kernel boots
 #                         under it.  matrix.sh and bench.sh settle it once
 #                         per kernel and pass it here.
@@ -115,7 +115,7 @@
 # The QEMU command line is also the first line of the console log ("+ ").
 #
 # NVDIMM backing files are sparse files in $MZ_VM_DIR (default
-# $MZ_CACHE/vm), locked while a guest uses them.
+# $MZ_VM_FILES), locked while a guest uses them.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -290,7 +290,7 @@ kvmdev=$MZ_KVM_DEV
 why=requested
 if [ -z "$accel" ]; then
 	why="MZ_ACCEL=$MZ_ACCEL"
-	accel=$(mz_accel "$MZ_ACCEL" "$build" "$initrd")
+	accel=$("$MZ_ROOT/harness/kvm-probe.sh" --accel "$MZ_ACCEL" "$build" "$initrd")
 fi
 case "$accel" in
 kvm)
@@ -359,7 +359,7 @@ if [ "$numa" = 1 ]; then
 fi
 
 if { [ "$ndimms" -gt 0 ] && [ "$nvmem" = file ]; } || [ -n "$cmb" ]; then
-	vmdir=${MZ_VM_DIR:-$MZ_CACHE/vm}
+	vmdir=${MZ_VM_DIR:-$MZ_VM_FILES}
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
 	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"

@@ -67,7 +67,7 @@ vm() {
 	[[ "$output" == *usage:* ]]
 	run -2 "$H/vm.sh" build initrd
 	run -2 "$H/vm.sh" --accel foo build initrd true
-	# auto is settled by the caller (mz_accel) or from MZ_ACCEL.
+	# auto is settled by the caller (kvm-probe.sh) or from MZ_ACCEL.
 	run -2 "$H/vm.sh" --accel auto build initrd true
 	run -2 "$H/vm.sh" --timeout 0 build initrd true
 	run -2 "$H/vm.sh" --timeout abc build initrd true
@@ -180,7 +180,7 @@ a b" ]
 		grep -qE "^  $t +[^ ]" <<<"$help" || { echo "make help lacks target $t"; false; }
 	done
 	vars=$(grep -oE '\$\([A-Z][A-Z_]*\)|^[A-Z][A-Z_]* *\?=' "$ROOT/Makefile" |
-		tr -d '()?= $' | grep -vxE 'H|CACHE|MAKE|MAKEFILE_LIST' | sort -u)
+		tr -d '()?= $' | grep -vxE 'H|LAYOUT|RESULTS|LOGS|SEND_OUT|MAKE|MAKEFILE_LIST' | sort -u)
 	[[ "$vars" == *VARIANT* ]]
 	# Every setting harness/lib.sh's configuration block reads.
 	conf=$(sed -n '/^# --- Configuration/,/^# --- end of configuration/p' "$H/lib.sh" |
@@ -350,6 +350,16 @@ a b" ]
 }
 
 # --- kvm-probe.sh -----------------------------------------------------------
+
+@test "kvm-probe.sh: --accel kvm and tcg are printed as they are, anything else refused" {
+	run -0 --separate-stderr "$H/kvm-probe.sh" --accel kvm "$T/nobuild" "$T/noinitrd"
+	[ "$output" = kvm ]
+	run -0 --separate-stderr "$H/kvm-probe.sh" --accel tcg "$T/nobuild" "$T/noinitrd"
+	[ "$output" = tcg ]
+	run -2 --separate-stderr "$H/kvm-probe.sh" --accel fast "$T/nobuild" "$T/noinitrd"
+	[[ "$stderr" == *"accelerator 'fast': not auto, kvm or tcg"* ]]
+	run -2 "$H/kvm-probe.sh" --accel
+}
 
 @test "kvm-probe.sh: tcg at once without a KVM device" {
 	MZ_KVM_DEV=$T/no-kvm run -0 --separate-stderr "$H/kvm-probe.sh" "$T/nobuild" "$T/noinitrd"
@@ -714,4 +724,16 @@ stub_tools() {
 	need_vm
 	run -127 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" nosuchtest
 	[[ "$output" == *"no test /mz/tests/nosuchtest"* ]]
+}
+
+@test "lib.sh only defines: it runs no harness script, and every cache folder is in its layout" {
+	# Outside comments, lib.sh names no harness/*.sh to run (callers run
+	# tree.sh, kvm-probe.sh and the others themselves).
+	# shellcheck disable=SC2016 # a regexp matching a literal $
+	run grep -nE '^[^#]*(\$MZ_ROOT/harness|\$H)/[a-z0-9-]+\.sh' "$H/lib.sh"
+	[ "$status" -eq 1 ] || { echo "lib.sh runs: $output"; false; }
+	# No script spells a folder of the cache: they use lib.sh's layout.
+	run grep -nE '\$\{?MZ_CACHE\}?/' "$H"/*.sh
+	bad=$(grep -vE '^[^:]*/lib\.sh:[0-9]+:' <<<"$output" || true)
+	[ -z "$bad" ] || { echo "spelled outside lib.sh: $bad"; false; }
 }
