@@ -46,7 +46,7 @@ first=series
 if g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH" >/dev/null; then
 	first=$MZ_FIRST_BRANCH
 	g merge-base --is-ancestor "$first" series ||
-		die "branch $first is not part of branch series; rebase with --update-refs (see README.md)"
+		die "branch $first is not part of branch series; rebase with --update-refs (see docs/developing.md)"
 fi
 n=$(g rev-list --count "$MZ_BASE_TAG..series")
 prefix=$MZ_SUBJECT_PREFIX

@@ -53,9 +53,9 @@
 #                         --keep-nvdimm or --nvdimm-align).  Guest stores
 #                         into a file on the host's ext4 disk measured
 #                         slower than into a tmpfs file or QEMU's memory
-#                         (README, "Results so far"), with as many host
-#                         page faults: bench.sh, which times such stores,
-#                         uses ram.
+#                         (results/README.md, "NVDIMM in a file"), with
+#                         as many host page faults: bench.sh, which times
+#                         such stores, uses ram.
 #   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
 #                         for label-backed namespaces (ndctl init-labels,
 #                         create/destroy-namespace); its backing file holds
