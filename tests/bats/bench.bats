@@ -958,7 +958,7 @@ print("ok")
 PY
 }
 
-@test "README: its bench table excerpts are the published run's lines, not retyped" {
+@test "README: its excerpts are the published runs' lines, not retyped" {
 	# Every ```text block is a run of consecutive lines of the results
 	# file the last "excerpted from `results/NAME.txt`" before it names.
 	python3 - "$ROOT" <<'PY'
@@ -967,7 +967,7 @@ root = sys.argv[1]
 text = open(f"{root}/README.md").read()
 n = 0
 for m in re.finditer(r"```text\n(.*?)\n```", text, re.S):
-    srcs = re.findall(r"excerpted from\s+`(results/[^`]+\.txt)`", text[:m.start()])
+    srcs = re.findall(r"excerpted from\s+`(results/[^`]+\.txt)`", text[:m.start()], re.I)
     assert srcs, ("no source named before", m.group(1)[:200])
     src = open(f"{root}/{srcs[-1]}").read()
     assert "\n" + m.group(1) + "\n" in "\n" + src, (srcs[-1], m.group(1)[:200])
