@@ -29,7 +29,7 @@ help:
 	     /^#= / { n = $$2; sub(/^#= [^ ]+ */, ""); printf "  %-14s %s\n", n, $$0; next } \
 	     /^#: / { d = substr($$0, 4); next } \
 	     d != "" && /^[a-z][a-z0-9-]*:/ { sub(/:.*/, ""); printf "  %-14s %s\n", $$0, d } \
-	     { d = "" }' $(firstword $(MAKEFILE_LIST))
+	     { d = "" }' $(firstword $(MAKEFILE_LIST)) $(H)/lib.sh
 
 #: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS)
 bench:
@@ -171,34 +171,4 @@ probe:
 #= PROBE_ARGS     probe: harness/store-probe.sh options
 #= NDCTL_ARGS     check-ndctl: harness/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'
 #@
-#@ Environment (defaults in harness/lib.sh, its "Configuration" block):
-#= MZ_CACHE       caches, builds, logs, results (default ${XDG_CACHE_HOME:-~/.cache}/memmap-zone-device)
-#= MZ_LOGS        build logs and guest consoles (default $MZ_CACHE/logs)
-#= MZ_TREE        the git kernel tree (default $MZ_CACHE/linux)
-#= LINUX_SRC      your own 7.3.y tree as the base instead of Debian's linux-source-7.3
-#= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
-#= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
-#= MZ_FORCE       1: tree.sh and ndctl-tree.sh discard commits that were never exported
-#= MZ_NDCTL_TREE  the git ndctl tree of patches/ndctl/ (default $MZ_CACHE/ndctl)
-#= MZ_PART1       how many patches of the series are Part 1, v11's equivalent (default 7)
-#= MZ_UPSTREAM_SRC  a git tree with v11 queued (mm-unstable, or 7.3.y plus v11): upstream-export, check-upstream
-#= MZ_UPSTREAM_TREE  where upstream.sh clones MZ_UPSTREAM_SRC (default $MZ_CACHE/linux-upstream)
-#= MZ_BUILD_KIND  series (7.3.4, the default) or upstream (MZ_UPSTREAM_SRC with patches/mm-unstable/): the kernels builds and make bench use
-#= MZ_NDCTL_TARBALL  an ndctl_81.orig.tar.gz you downloaded, instead of fetching it
-#= MZ_NDCTL_SHA256  the sha256 that tarball must have (default: Debian's ndctl 81)
-#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM once per kernel)
-#= MZ_KVM_DEV     the KVM device (default /dev/kvm)
-#= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
-#= MZ_NVDIMM_SIZE  each test guest NVDIMM's size (default 1G; the benchmark's follow --size)
-#= MZ_NUMA_NVDIMM_SIZE  the NVDIMM of the matrix's NUMA guest (default 5G: devdax align=1G)
-#= MZ_CHECK_QUICK  1: make check skips the selftest matrix (what make check-quick does)
-#= MZ_APT_SOURCES  apt sources files fetch-base.sh takes the Debian mirror from (default: the host's)
-#= MZ_TEST_BUILD  the kernel the bats VM tests boot (make check passes the one it built)
-#= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
-#= CCACHE_DIR     ccache's directory (default $MZ_CACHE/ccache)
-#= MZ_PATCHES     the series the checks and send-prep read (default patches/)
-#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v11')
-#= MZ_KSRC        kernel tree for the selftests and ktap_helpers.sh (default: the build's)
-#= MZ_VM_DIR      NVDIMM backing files (default $MZ_CACHE/vm, $MZ_CACHE/vm-bench)
-#= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)
-#= BENCH_RESULTS  the benchmark's JSON (default $MZ_CACHE/results/bench.json)
+#@ Environment (harness/lib.sh's configuration, whose "#=" lines follow):

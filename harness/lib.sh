@@ -15,28 +15,33 @@ MZ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # --- Configuration --------------------------------------------------------
 # Every setting the harness takes from the environment, with its default,
-# here and nowhere else (make help lists them from the Makefile's "#="
-# lines, which harness.bats checks against this block).
+# here and nowhere else.  Each has a "#= NAME  what it is (default ...)"
+# line, which 'make help' prints as it is: harness.bats checks that every
+# setting has one and that the defaults they state are the values set.
 #
 # Everything large lives outside the repository.
+#= MZ_CACHE       caches, builds, logs, results (default ${XDG_CACHE_HOME:-~/.cache}/memmap-zone-device)
 MZ_CACHE=${MZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memmap-zone-device}
+#= MZ_LOGS        build logs and guest consoles (default $MZ_CACHE/logs)
 MZ_LOGS=${MZ_LOGS:-$MZ_CACHE/logs}
-# The git kernel tree with the series applied as commits.
+#= MZ_TREE        the git kernel tree (default $MZ_CACHE/linux)
 MZ_TREE=${MZ_TREE:-$MZ_CACHE/linux}
-# 1: tree.sh discards kernel-tree commits that were never exported.
+#= MZ_FORCE       1: tree.sh and ndctl-tree.sh discard commits that were never exported
 MZ_FORCE=${MZ_FORCE:-0}
-# QEMU's accelerator: auto (KVM when kvm-probe.sh says kernels boot
-# under it, settled once per kernel: kvm-probe.sh), kvm or tcg; the
-# KVM device; seconds the probe boot may take.
+#= MZ_ACCEL       kvm or tcg: force QEMU's accelerator (default auto: probe for KVM once per kernel)
 MZ_ACCEL=${MZ_ACCEL:-auto}
+#= MZ_KVM_DEV     the KVM device (default /dev/kvm)
 MZ_KVM_DEV=${MZ_KVM_DEV:-/dev/kvm}
+#= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
 MZ_PROBE_TIMEOUT=${MZ_PROBE_TIMEOUT:-20}
 # The size of each NVDIMM of the test guests (vm.sh's default; the
 # matrix gives every guest one plain and one labelled NVDIMM of it).
 # The benchmark sizes its own from --size.
+#= MZ_NVDIMM_SIZE  each test guest NVDIMM's size (default 1G; the benchmark's follow --size)
 MZ_NVDIMM_SIZE=${MZ_NVDIMM_SIZE:-1G}
 # The matrix's numa cell's NVDIMM: room for three 1 GiB folios of devdax
 # align=1G after the memmap.
+#= MZ_NUMA_NVDIMM_SIZE  the NVDIMM of the matrix's NUMA guest (default 5G: devdax align=1G)
 MZ_NUMA_NVDIMM_SIZE=${MZ_NUMA_NVDIMM_SIZE:-5G}
 # The other ZONE_DEVICE memory of the matrix's guests (vm.sh's options):
 # an NVMe controller memory buffer (p2pdma) of 1 GiB, four chunks of the
@@ -44,18 +49,24 @@ MZ_NUMA_NVDIMM_SIZE=${MZ_NUMA_NVDIMM_SIZE:-5G}
 # the 512 MiB test_hmm's two device-coherent devices take.
 MZ_ZONE_DEVICES=(--nvme-cmb 1024 --soft-reserved 512M --device-reserved 512M)
 # 1: make check skips the selftest matrix (make check-quick).
+#= MZ_CHECK_QUICK  1: make check skips the selftest matrix (what make check-quick does)
 MZ_CHECK_QUICK=${MZ_CHECK_QUICK:-0}
 # The apt sources fetch-base.sh takes its Debian mirror from (deb822
 # .sources or one-line .list files).
+#= MZ_APT_SOURCES  apt sources files fetch-base.sh takes the Debian mirror from (default: the host's)
 MZ_APT_SOURCES=${MZ_APT_SOURCES:-/etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list}
 # Parallel jobs of a kernel build.
+#= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
 MZ_JOBS=${MZ_JOBS:-$(nproc)}
 # ccache's directory (builds use ccache when it is installed).
+#= CCACHE_DIR     ccache's directory (default $MZ_CACHE/ccache)
 export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
 # The series the checks read (export.sh always writes patches/).
+#= MZ_PATCHES     the series the checks and send-prep read (default patches/)
 MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
 # The subject prefix export.sh gives the series (both: the follow-up
 # series was split out of the same version).
+#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v11')
 MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v11}
 # The follow-up series, applied on top of the series of patches/: its
 # folder under patches/, and the kernel tree's branch that ends where it
@@ -63,34 +74,35 @@ MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v11}
 MZ_FOLLOWUP=threads
 MZ_FIRST_BRANCH=opt-in
 # Where the matrix and the benchmark write their JSON.
+#= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
+#= BENCH_RESULTS  the benchmark's JSON (default $MZ_CACHE/results/bench.json)
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
 # The git ndctl tree with patches/ndctl/ applied as commits.
+#= MZ_NDCTL_TREE  the git ndctl tree of patches/ndctl/ (default $MZ_CACHE/ndctl)
 MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
 # How many patches of the series are Part 1 (v11 of the original series,
 # queued upstream); the rest is Part 2, the delta upstream.sh exports.
+#= MZ_PART1       how many patches of the series are Part 1, v11's equivalent (default 7)
 MZ_PART1=${MZ_PART1:-7}
 # Where upstream.sh makes its clones of MZ_UPSTREAM_SRC.
+#= MZ_UPSTREAM_TREE  where upstream.sh clones MZ_UPSTREAM_SRC (default $MZ_CACHE/linux-upstream)
 MZ_UPSTREAM_TREE=${MZ_UPSTREAM_TREE:-$MZ_CACHE/linux-upstream}
 # Which trees build-kernel.sh builds: series (the series on 7.3.4, or
 # with --base 7.3.4 alone) or upstream (MZ_UPSTREAM_SRC plus
 # patches/mm-unstable/, or with --base MZ_UPSTREAM_SRC alone: make
 # check-upstream, and make bench to compare Part 2 with v11 itself).
+#= MZ_BUILD_KIND  series (7.3.4, the default) or upstream (MZ_UPSTREAM_SRC with patches/mm-unstable/): the kernels builds and make bench use
 MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}
-# Also read, without a default here:
-#   LINUX_SRC (your own 7.3.y tree as the base, tree.sh)
-#   MZ_UPSTREAM_SRC (a git tree with v11 queued: mm-unstable, or 7.3.y
-#     plus v11; upstream.sh, build-kernel.sh --upstream)
-#   MZ_DEB_FILE (a linux-source-7.3 .deb you downloaded, fetch-base.sh)
-#   MZ_KSRC (the kernel tree for the selftests and ktap_helpers.sh;
-#     default: the tree the build came from)
-#   MZ_VM_DIR (the NVDIMM backing files; default $MZ_CACHE/vm for vm.sh,
-#     $MZ_CACHE/vm-bench for bench.sh --nvdimm-memory file)
-#   MZ_DEB_SHA256 (the .deb's checksum, default below)
-#   MZ_NDCTL_SHA256 (ndctl's orig tarball's checksum, default below)
-#   MZ_NDCTL_TARBALL (an ndctl orig tarball you downloaded, fetch-ndctl.sh)
-#   MZ_TEST_BUILD (the kernel the bats tests boot: check.sh passes the
-#     one it built; without it they skip their VM tests)
+# Also read, without a default here (the .deb's and the ndctl tarball's
+# checksums have theirs below):
+#= LINUX_SRC      your own 7.3.y tree as the base instead of Debian's linux-source-7.3
+#= MZ_UPSTREAM_SRC  a git tree with v11 queued (mm-unstable, or 7.3.y plus v11): upstream-export, check-upstream
+#= MZ_DEB_FILE    a linux-source-7.3 .deb you downloaded, instead of fetching it
+#= MZ_NDCTL_TARBALL  an ndctl_81.orig.tar.gz you downloaded, instead of fetching it
+#= MZ_KSRC        kernel tree for the selftests and ktap_helpers.sh (default: the build's)
+#= MZ_VM_DIR      NVDIMM backing files (default $MZ_CACHE/vm, $MZ_CACHE/vm-bench)
+#= MZ_TEST_BUILD  the kernel the bats VM tests boot (make check passes the one it built)
 # and one that is not a setting: check.sh exports MZ_TREE_APPLIED to the
 # steps it runs (tree.sh apply then takes the tree as it is).
 # --- end of configuration ---------------------------------------------------
@@ -127,6 +139,7 @@ MZ_BASE_VERSION=7.3.4
 MZ_DEB_PACKAGE=linux-source-7.3
 MZ_DEB_VERSION=7.3.4-1~bpo13+1
 MZ_DEB_SUITE=trixie-backports
+#= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
 MZ_DEB_SHA256=${MZ_DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
 MZ_BASE_TAG=v$MZ_BASE_VERSION-base
 
@@ -135,6 +148,7 @@ MZ_BASE_TAG=v$MZ_BASE_VERSION-base
 # orig tarball; sid's newer one is refused), fetched by fetch-ndctl.sh.
 MZ_NDCTL_VERSION=81
 MZ_NDCTL_SUITE=trixie
+#= MZ_NDCTL_SHA256  the sha256 that tarball must have (default: Debian's ndctl 81)
 MZ_NDCTL_SHA256=${MZ_NDCTL_SHA256:-e40784687ac2d0c176748c9ffb8bde541a12301b6fedb607a9a70c8fd1f94929}
 MZ_NDCTL_TAG=ndctl-v$MZ_NDCTL_VERSION-base
 

@@ -182,10 +182,13 @@ a b" ]
 	vars=$(grep -oE '\$\([A-Z][A-Z_]*\)|^[A-Z][A-Z_]* *\?=' "$ROOT/Makefile" |
 		tr -d '()?= $' | grep -vxE 'H|LAYOUT|RESULTS|LOGS|SEND_OUT|MAKE|MAKEFILE_LIST' | sort -u)
 	[[ "$vars" == *VARIANT* ]]
-	# Every setting harness/lib.sh's configuration block reads.
+	# Every setting harness/lib.sh's configuration block reads: those it
+	# sets a default for, and those its "#=" lines name (a setting
+	# without a "#=" line is missing from the help).
 	conf=$(sed -n '/^# --- Configuration/,/^# --- end of configuration/p' "$H/lib.sh" |
-		grep -oE '^(export )?[A-Z][A-Z0-9_]*=\$\{[A-Z0-9_]+:-|\b(LINUX_SRC|MZ_[A-Z0-9_]+) \(' |
+		grep -oE '^(export )?[A-Z][A-Z0-9_]*=\$\{[A-Z0-9_]+:-|^#= [A-Z][A-Z0-9_]+ ' |
 		grep -oE '[A-Z][A-Z0-9_]+' | grep -vx export | sort -u)
+	grep -qx LINUX_SRC <<<"$conf"
 	[ "$(wc -w <<<"$conf")" -ge 15 ]
 	for v in $vars $conf; do
 		grep -qE "^  $v +[^ ]" <<<"$help" || { echo "make help lacks variable $v"; false; }
