@@ -3,8 +3,9 @@
 # cover-letter.awk: print the hand-written part of a cover letter made by
 # 'git format-patch --cover-letter --cover-from-description=subject'
 # (subject line, blank line, body up to the shortlog), i.e. the branch
-# description that regenerates it.  Run as: awk -v hdr=1 -f cover-letter.awk FILE
+# description that regenerates it: awk -f cover-letter.awk FILE
 # (cover-letter.sh extract FILE; lib.sh's mz_describe_branch).
+	BEGIN { hdr = 1 }
 	hdr && /^Subject: / { sub(/^Subject: (\[[^]]*\] )?/, ""); subj = $0; insubj = 1; next }
 	hdr && insubj && /^[ \t]/ { sub(/^[ \t]+/, " "); subj = subj $0; next }
 	hdr && /^$/ { hdr = 0; print subj; print ""; next }

@@ -14,4 +14,4 @@ if [ $# -ne 2 ] || [ "$1" != extract ]; then
 	exit 2
 fi
 [ -r "$2" ] || die "cannot read $2"
-awk -v hdr=1 -f "$MZ_ROOT/harness/cover-letter.awk" "$2"
+awk -f "$MZ_ROOT/harness/cover-letter.awk" "$2"

@@ -48,14 +48,12 @@ MZ_NUMA_NVDIMM_SIZE=${MZ_NUMA_NVDIMM_SIZE:-5G}
 # multithreaded memmap init; 512 MiB of soft-reserved memory for dax_hmem;
 # the 512 MiB test_hmm's two device-coherent devices take.
 MZ_ZONE_DEVICES=(--nvme-cmb 1024 --soft-reserved 512M --device-reserved 512M)
-# 1: make check skips the selftest matrix (make check-quick).
 #= MZ_CHECK_QUICK  1: make check skips the selftest matrix (what make check-quick does)
 MZ_CHECK_QUICK=${MZ_CHECK_QUICK:-0}
 # The apt sources fetch-base.sh takes its Debian mirror from (deb822
 # .sources or one-line .list files).
 #= MZ_APT_SOURCES  apt sources files fetch-base.sh takes the Debian mirror from (default: the host's)
 MZ_APT_SOURCES=${MZ_APT_SOURCES:-/etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list}
-# Parallel jobs of a kernel build.
 #= MZ_JOBS        parallel jobs of a kernel build (default: nproc)
 MZ_JOBS=${MZ_JOBS:-$(nproc)}
 # ccache's directory (builds use ccache when it is installed).
@@ -73,19 +71,16 @@ MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v11}
 # starts (the tree's "series" branch holds both).
 MZ_FOLLOWUP=threads
 MZ_FIRST_BRANCH=opt-in
-# Where the matrix and the benchmark write their JSON.
 #= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 #= BENCH_RESULTS  the benchmark's JSON (default $MZ_CACHE/results/bench.json)
 BENCH_RESULTS=${BENCH_RESULTS:-$MZ_CACHE/results/bench.json}
-# The git ndctl tree with patches/ndctl/ applied as commits.
 #= MZ_NDCTL_TREE  the git ndctl tree of patches/ndctl/ (default $MZ_CACHE/ndctl)
 MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
 # How many patches of the series are Part 1 (v11 of the original series,
 # queued upstream); the rest is Part 2, the delta upstream.sh exports.
 #= MZ_PART1       how many patches of the series are Part 1, v11's equivalent (default 7)
 MZ_PART1=${MZ_PART1:-7}
-# Where upstream.sh makes its clones of MZ_UPSTREAM_SRC.
 #= MZ_UPSTREAM_TREE  where upstream.sh clones MZ_UPSTREAM_SRC (default $MZ_CACHE/linux-upstream)
 MZ_UPSTREAM_TREE=${MZ_UPSTREAM_TREE:-$MZ_CACHE/linux-upstream}
 # Which trees build-kernel.sh builds: series (the series on 7.3.4, or
@@ -529,5 +524,5 @@ mz_apply_series() {
 # format-patch wrote) as the description of BRANCH, when COVER exists.
 mz_describe_branch() {
 	[ -f "$3" ] || return 0
-	git -C "$1" config "branch.$2.description" "$(awk -v hdr=1 -f "$MZ_ROOT/harness/cover-letter.awk" "$3")"
+	git -C "$1" config "branch.$2.description" "$(awk -f "$MZ_ROOT/harness/cover-letter.awk" "$3")"
 }
