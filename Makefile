@@ -33,83 +33,83 @@ help:
 
 #: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS)
 bench:
-	@$(H)/bench.sh --check-args $(BENCH_ARGS) >/dev/null
+	@$(H)/bench/bench.sh --check-args $(BENCH_ARGS) >/dev/null
 	@$(MAKE) --no-print-directory deps
-	$(H)/bench.sh $(BENCH_ARGS)
+	$(H)/bench/bench.sh $(BENCH_ARGS)
 
 #: the tests: lint, mirror, checkpatch, build, bats, smoke, matrix
 check:
-	$(H)/check.sh
+	$(H)/check/check.sh
 
 #: Part 2 rebased onto MZ_UPSTREAM_SRC (v11 queued) into patches/mm-unstable/
 upstream-export: deps
-	$(H)/upstream.sh export
+	$(H)/series/upstream.sh export
 
 #: patches/mm-unstable/ on MZ_UPSTREAM_SRC: build, then the matrix's no-parameter cells (MATRIX_ARGS)
 check-upstream: deps
-	$(H)/check-upstream.sh $(MATRIX_ARGS)
+	$(H)/check/check-upstream.sh $(MATRIX_ARGS)
 
 #: make check without the selftest matrix
 check-quick:
-	MZ_CHECK_QUICK=1 $(H)/check.sh
+	MZ_CHECK_QUICK=1 $(H)/check/check.sh
 
 #: the KUnit test of the template copy: x86_64, arm64, x86_64 with KASAN (KUNIT_ARGS)
 kunit: deps
-	$(H)/kunit.sh $(KUNIT_ARGS)
+	$(H)/build/kunit.sh $(KUNIT_ARGS)
 
 #: the selftest matrix alone, part of make check (MATRIX_ARGS)
 matrix: deps
-	$(H)/matrix.sh $(MATRIX_ARGS)
+	$(H)/matrix/matrix.sh $(MATRIX_ARGS)
 
 #: KUnit under KASAN, the matrix on the debug kernels: debug-vm (poisoned memmap) and debug (KASAN)
 check-debug: deps
-	$(H)/kunit.sh x86_64-kasan
-	$(H)/matrix.sh --set debug --full --timeout 2400 \
+	$(H)/build/kunit.sh x86_64-kasan
+	$(H)/matrix/matrix.sh --set debug --full --timeout 2400 \
 		--summary $(RESULTS)/check-debug-summary.json \
 		--logs $(LOGS)/matrix-debug $(MATRIX_ARGS)
 
 #: maintainer checks: checkpatch, per-patch builds, sparse, arm64 (SERIES_CHECK)
 check-series: deps
-	$(H)/check-series.sh $(SERIES_CHECK)
+	$(H)/check/check-series.sh $(SERIES_CHECK)
 
 OUT ?= $(SEND_OUT)
 #: the series with your git identity and Cc: lines, for git send-email (OUT)
 send-prep: deps
-	$(H)/send-prep.sh "$(OUT)"
+	$(H)/series/send-prep.sh "$(OUT)"
 
 THREADS_OUT ?= $(SEND_OUT)-threads
 #: the same for the follow-up series of patches/threads/, on top of patches/ (THREADS_OUT)
 send-prep-threads: deps
-	$(H)/send-prep.sh --threads "$(THREADS_OUT)"
+	$(H)/series/send-prep.sh --threads "$(THREADS_OUT)"
 
 NDCTL_OUT ?= $(SEND_OUT)-ndctl
 #: the same for the companion ndctl series of patches/ndctl/ (NDCTL_OUT)
 send-prep-ndctl: deps
-	$(H)/send-prep.sh --ndctl "$(NDCTL_OUT)"
+	$(H)/series/send-prep.sh --ndctl "$(NDCTL_OUT)"
 
 #: the ndctl selftest group on unpatched 7.3.4 (a kernel without the attribute)
 check-ndctl-base: deps
-	$(H)/check-ndctl-base.sh
+	$(H)/peers/check-ndctl-base.sh
 
 #: hmm-tests with device-coherent memory on base 7.3.4 and on the series
 check-hmm-base: deps
-	$(H)/hmm-compare.sh --summary $(RESULTS)/hmm-compare.json
+	$(H)/peers/hmm-compare.sh --summary $(RESULTS)/hmm-compare.json
 
 #: ndctl's own test suite on base 7.3.4 and the series, off and on (NDCTL_ARGS)
 check-ndctl: deps
-	$(H)/check-ndctl.sh --summary $(RESULTS)/ndctl-suite.json $(NDCTL_ARGS)
+	$(H)/peers/check-ndctl.sh --summary $(RESULTS)/ndctl-suite.json $(NDCTL_ARGS)
 
 #: build ndctl 81 with patches/ndctl/ (install root: MZ_CACHE/build/ndctl-root)
 ndctl: deps
-	$(H)/build-ndctl.sh
+	$(H)/build/build-ndctl.sh
 
 #: the git ndctl tree: ndctl 81 + one commit per patch of patches/ndctl/
 ndctl-tree: deps
-	$(H)/ndctl-tree.sh apply
+	$(H)/series/ndctl-tree.sh apply
 
 #: regenerate patches/ndctl/ from the ndctl tree's commits
 ndctl-export:
-	$(H)/ndctl-tree.sh export
+	$(H)/series/ndctl-tree.sh export
 
 #: install the Debian packages the project needs (harness/deps.sh)
 deps:
@@ -117,58 +117,58 @@ deps:
 
 #: download, verify and extract Linux 7.3.4 (~190 MB, once)
 fetch: deps
-	$(H)/fetch-base.sh
+	$(H)/series/fetch-base.sh
 
 #: the git kernel tree: base commit + one commit per patch (in MZ_TREE)
 tree: deps
-	$(H)/tree.sh apply
+	$(H)/series/tree.sh apply
 
 #: regenerate patches/ and the mirror from the kernel tree's commits
 export:
-	$(H)/export.sh
+	$(H)/series/export.sh
 
 #: check that patches/ and the mirror agree
 check-mirror:
-	$(H)/check-mirror.sh
+	$(H)/series/check-mirror.sh
 
 #: build the patched guest kernel VARIANT
 kernel: deps
-	$(H)/build-kernel.sh $(VARIANT)
+	$(H)/build/build-kernel.sh $(VARIANT)
 
 #: build the unpatched 7.3.4 guest kernel (the benchmark's base)
 base-kernel: deps
-	$(H)/build-kernel.sh --base guest
+	$(H)/build/build-kernel.sh --base guest
 
 #: boot kernel VARIANT and run the guest smoke test
 smoke: deps
-	b=$$($(H)/build-kernel.sh $(VARIANT)) && \
+	b=$$($(H)/build/build-kernel.sh $(VARIANT)) && \
 	i=$$(mktemp --tmpdir mz-smoke-$(VARIANT).XXXXXX.cpio.gz) && trap 'rm -f "$$i"' EXIT && \
-	$(H)/initramfs.sh "$$b" "$$i" >/dev/null && \
-	$(H)/vm.sh "$$b" "$$i" -- smoke
+	$(H)/vm/initramfs.sh "$$b" "$$i" >/dev/null && \
+	$(H)/vm/vm.sh "$$b" "$$i" -- smoke
 
 #: boot kernel VARIANT with a shell on this terminal (Ctrl-A X quits)
 shell: deps
-	b=$$($(H)/build-kernel.sh $(VARIANT)) && \
+	b=$$($(H)/build/build-kernel.sh $(VARIANT)) && \
 	i=$$(mktemp --tmpdir mz-shell-$(VARIANT).XXXXXX.cpio.gz) && trap 'rm -f "$$i"' EXIT && \
-	$(H)/initramfs.sh "$$b" "$$i" >/dev/null && \
-	$(H)/vm.sh --console --shell "$$b" "$$i"
+	$(H)/vm/initramfs.sh "$$b" "$$i" >/dev/null && \
+	$(H)/vm/vm.sh --console --shell "$$b" "$$i"
 
 #: user-space probe of the template-copy store pattern on this CPU (PROBE_ARGS)
 probe:
-	$(H)/store-probe.sh $(PROBE_ARGS)
+	$(H)/bench/store-probe.sh $(PROBE_ARGS)
 
 #@
 #@ Variables (make TARGET VAR=value):
 #= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-y)
-#= BENCH_ARGS     bench: harness/bench.sh options, e.g. '--rebinds 30' (see its --help)
-#= MATRIX_ARGS    matrix, check-debug: harness/matrix.sh options, e.g. '--params none,on'
+#= BENCH_ARGS     bench: harness/bench/bench.sh options, e.g. '--rebinds 30' (see its --help)
+#= MATRIX_ARGS    matrix, check-debug: harness/matrix/matrix.sh options, e.g. '--params none,on'
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
 #= MZ_BISECT_FROM check-series bisect: start from this revision of the tree (e.g. opt-in)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)
-#= PROBE_ARGS     probe: harness/store-probe.sh options
-#= NDCTL_ARGS     check-ndctl: harness/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'
+#= PROBE_ARGS     probe: harness/bench/store-probe.sh options
+#= NDCTL_ARGS     check-ndctl: harness/peers/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'
 #@
 #@ Environment (harness/lib.sh's configuration, whose "#=" lines follow):

@@ -276,8 +276,8 @@ mz_own_configs() {
 # kernel image, BUILD/arch/x86/boot/bzImage.
 mz_boot_files() {
 	[ -f "$1/arch/x86/boot/bzImage" ] ||
-		die "$1/arch/x86/boot/bzImage missing: build the kernel with harness/build-kernel.sh"
-	[ -f "$2" ] || die "$2 missing: make it with harness/initramfs.sh"
+		die "$1/arch/x86/boot/bzImage missing: build the kernel with harness/build/build-kernel.sh"
+	[ -f "$2" ] || die "$2 missing: make it with harness/vm/initramfs.sh"
 	echo "$1/arch/x86/boot/bzImage"
 }
 
@@ -524,5 +524,5 @@ mz_apply_series() {
 # format-patch wrote) as the description of BRANCH, when COVER exists.
 mz_describe_branch() {
 	[ -f "$3" ] || return 0
-	git -C "$1" config "branch.$2.description" "$(awk -f "$MZ_ROOT/harness/cover-letter.awk" "$3")"
+	git -C "$1" config "branch.$2.description" "$(awk -f "$MZ_ROOT/harness/series/cover-letter.awk" "$3")"
 }

@@ -36,7 +36,7 @@ setup() {
 	MEM=65536 DISK=1048576
 	# Never a real build: build directories that do not exist.
 	BASEB=$T/no-base PATB=$T/no-patched
-	BENCH=$H/bench.sh
+	BENCH=$H/bench/bench.sh
 }
 
 # bench ARGS...: bench.sh (BENCH) with the host figures MEM and DISK and
@@ -56,7 +56,7 @@ bench_bad() {
 }
 
 report() {
-	"$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$FIX/template.out" \
+	"$H/bench/bench-report.py" --run "base=$FIX/base.out" --run "template=$FIX/template.out" \
 		--run "template+streaming=$FIX/streaming.out" "$@"
 }
 
@@ -77,14 +77,14 @@ pyjson() {
 	# bench.sh's ALL_DEVICES is the list; the guest test (no Python in
 	# the guest) and the report (which checks --devices) must accept
 	# exactly those devices, and the guest must bind each.
-	want=$(sed -n 's/^ALL_DEVICES="\(.*\)"$/\1/p' "$H/bench.sh")
+	want=$(sed -n 's/^ALL_DEVICES="\(.*\)"$/\1/p' "$H/bench/bench.sh")
 	[ "$(wc -w <<<"$want")" -ge 4 ]
 	got=$(sed -n 's/^\tcase "$d" in \([a-z0-9|-]*\)) ;; \*) fail "unknown device.*/\1/p' "$ROOT/guest/tests/bench" | tr '|' ' ')
 	[ "$got" = "$want" ] || { echo "guest/tests/bench accepts '$got', bench.sh has '$want'"; false; }
 	# shellcheck disable=SC2016 # a sed address, not an expansion
 	got=$(sed -n '/^for d in "${devices\[@\]}"; do$/,/^done$/s/^\t\([a-z0-9-]*\)) bench_.*/\1/p' "$ROOT/guest/tests/bench" | tr '\n' ' ')
 	[ "$got" = "$want " ] || { echo "guest/tests/bench binds '$got', bench.sh has '$want'"; false; }
-	got=$(PYTHONPATH=$H python3 -c 'from benchreport.lines import KNOWN_DEVICES; print(" ".join(KNOWN_DEVICES))')
+	got=$(PYTHONPATH=$H/bench python3 -c 'from benchreport.lines import KNOWN_DEVICES; print(" ".join(KNOWN_DEVICES))')
 	[ "$got" = "$want" ] || { echo "benchreport/lines.py knows '$got', bench.sh has '$want'"; false; }
 }
 
@@ -261,12 +261,12 @@ fake_bench() {
 	cp -r "$ROOT/harness" "$ROOT/guest" "$ROOT/patches" "$T/repo/"
 	printf '#!/bin/sh\nexit 1\n' >"$T/bin/qemu-system-x86_64"
 	: >"$T/fake.ko"
-	printf '#!/bin/sh\necho "%s/fake.ko"\n' "$T" >"$T/repo/harness/build-bench-module.sh"
+	printf '#!/bin/sh\necho "%s/fake.ko"\n' "$T" >"$T/repo/harness/build/build-bench-module.sh"
 	# initramfs.sh [--add X]... BUILD OUT
 	# shellcheck disable=SC2016 # expanded by the script it writes
 	printf '#!/bin/bash\nmkdir -p "$(dirname "${!#}")" && : >"${!#}" && echo "${!#}"\n' \
-		>"$T/repo/harness/initramfs.sh"
-	cat >"$T/repo/harness/vm.sh" <<-VMEOF
+		>"$T/repo/harness/vm/initramfs.sh"
+	cat >"$T/repo/harness/vm/vm.sh" <<-VMEOF
 	#!/bin/bash
 	echo "\$*" >>"$T/vm.log"
 	while [ \$# -gt 0 ] && [ "\$1" != bench ]; do shift; done
@@ -281,7 +281,7 @@ fake_bench() {
 	esac
 	cat "$FIX/\$f.out"
 	VMEOF
-	chmod +x "$T/bin/qemu-system-x86_64" "$T"/repo/harness/*.sh
+	chmod +x "$T/bin/qemu-system-x86_64" "$T"/repo/harness/*/*.sh
 	for k in base first patched; do
 		mkdir -p "$T/build/$k-x/arch/x86/boot" "$T/build/$k-x/include/config" "$T/build/$k-x/modroot"
 		: >"$T/build/$k-x/arch/x86/boot/bzImage"
@@ -290,7 +290,7 @@ fake_bench() {
 	done
 	echo CONFIG_MEMMAP_STREAMING=y >>"$T/build/first-x/.config"
 	echo CONFIG_MEMMAP_STREAMING=y >>"$T/build/patched-x/.config"
-	BASEB=$T/build/base-x FIRSTB=$T/build/first-x PATB=$T/build/patched-x BENCH=$T/repo/harness/bench.sh
+	BASEB=$T/build/base-x FIRSTB=$T/build/first-x PATB=$T/build/patched-x BENCH=$T/repo/harness/bench/bench.sh
 	export MZ_TREE=$T/no-tree PATH=$T/bin:$PATH
 }
 
@@ -391,15 +391,15 @@ assert k["first"]["build"] == "first-x"'
 @test "bench.sh: a boot whose output the report cannot read stops the run after that boot (fake vm.sh)" {
 	# bench-report.py --boot-summary reads each boot's lines with the
 	# report's parser: the count of binds and their threads, or an error.
-	run -0 "$H/bench-report.py" --boot-summary "template=$FIX/template.out" --devices fsdax-dev,devprivate --rebinds 3
+	run -0 "$H/bench/bench-report.py" --boot-summary "template=$FIX/template.out" --devices fsdax-dev,devprivate --rebinds 3
 	[ "$output" = "8 binds, 1 thread(s)" ]
-	run -0 "$H/bench-report.py" --boot-summary "template-threads=$FIX/template-threads.out" --devices fsdax-dev,devprivate --rebinds 3
+	run -0 "$H/bench/bench-report.py" --boot-summary "template-threads=$FIX/template-threads.out" --devices fsdax-dev,devprivate --rebinds 3
 	[ "$output" = "8 binds, 2 thread(s)" ]
 	# The template boot's output with one bind line cut short.
 	mkdir -p "$T/fix"
 	cp "$FIX"/*.out "$T/fix/"
 	sed -i '0,/^BENCH device=fsdax-dev bind=2 /s/ threads=1$//; 0,/^BENCH device=fsdax-dev bind=2 /s/ tp_ns=[0-9]*//' "$T/fix/template.out"
-	run -1 --separate-stderr "$H/bench-report.py" --boot-summary "template=$T/fix/template.out" --devices fsdax-dev,devprivate --rebinds 3
+	run -1 --separate-stderr "$H/bench/bench-report.py" --boot-summary "template=$T/fix/template.out" --devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"run template: malformed line $T/fix/template.out:"* ]]
 	FIX=$T/fix fake_bench
 	run -1 --separate-stderr bench --devices fsdax-dev,devprivate \
@@ -432,9 +432,9 @@ assert k["first"]["build"] == "first-x"'
 	sed -i '/NUMA\|NODES_SHIFT/d' "$T/build/base-x/.config" "$T/build/patched-x/.config"
 	printf 'CONFIG_MEMMAP_STREAMING=y\nCONFIG_ARCH_HAS_MEMCPY_NONTEMPORAL=y\n' \
 		>>"$T/build/patched-x/.config"
-	run -0 "$T/repo/harness/config-diff.sh" "$T/build/base-x/.config" "$T/build/patched-x/.config"
+	run -0 "$T/repo/harness/build/config-diff.sh" "$T/build/base-x/.config" "$T/build/patched-x/.config"
 	[ -z "$output" ]
-	run -2 "$T/repo/harness/config-diff.sh" "$T/build/base-x/.config"
+	run -2 "$T/repo/harness/build/config-diff.sh" "$T/build/base-x/.config"
 }
 
 @test "bench.sh: --no-threads and --smp 1 boot three times per size (fake vm.sh)" {
@@ -533,31 +533,31 @@ for df, t in ((1, 12.706), (2, 4.303), (10, 2.228), (30, 2.042)):
 w = m.welch([10, 11, 12], [20, 21, 22])
 assert w["verdict"] == "-47.6% +- 10.8%", w
 assert m.welch([1, 2, 3], [1, 2, 3])["verdict"] == "no difference proven at 95%"
-' "$H"
+' "$H/bench"
 }
 
 @test "bench-report.py: a floor slower than the template path is flagged and fails the run" {
 	sed 's/\(phase=run cand=movq8 rep=[0-9]* .*ns=\)[0-9]*/\199000000/' "$FIX/template.out" >"$T/t.out"
-	run -3 --separate-stderr "$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/t.out" \
+	run -3 --separate-stderr "$H/bench/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/t.out" \
 		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate \
 		--rebinds 3 --json "$T/r.json"
 	[[ "$output" == *"FLAG: the floor is slower than template, template+streaming"* ]]
 	[[ "$output" == *"WARNING: the floor came out slower than a template path"* ]]
 	[[ "$stderr" == *"error: the floor is slower than a template path on fsdax-dev"*"the results are written but are not a bound"* ]]
 	pyjson "$T/r.json" 'assert [x["slower_than"] for x in d["floor"]] == [["template", "template+streaming"]] * 2'
-	run -3 "$H/bench-report.py" --cover "$T/r.json"
+	run -3 "$H/bench/bench-report.py" --cover "$T/r.json"
 	run -0 report --devices fsdax-dev,devprivate --rebinds 3
 	[[ "$output" != *"FLAG"* ]]
 }
 
 @test "bench-report.py: a run without the function_graph instrument or the floor is an error" {
 	grep -v 'instrument=function_graph' "$FIX/base.out" >"$T/b.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/b.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$T/b.out" \
 		--run "template=$FIX/template.out" --run "template+streaming=$FIX/streaming.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"run base: memmap init not timed by function_graph"* ]]
 	grep -v 'device=devprivate phase=run cand=movq8 rep=3 ' "$FIX/streaming.out" >"$T/s.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$FIX/base.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$FIX/base.out" \
 		--run "template=$FIX/template.out" --run "template+streaming=$T/s.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"devprivate lacks the floor's 4 timed writes"* ]]
@@ -602,17 +602,17 @@ assert d['series_commit'] == '0123456789abcdef0123456789abcdef01234567'
 assert d['guest_vcpus'] == 2 and d['sizes']['guest_ram_bytes'] == 2 << 30 and d['accel'] == 'tcg'"
 	[[ "$output" == *"guest vCPUs 2; guest RAM 2 GiB; series 0123456789ab"* ]]
 	run -1 grep -q "$T" "$T/r.json"
-	run -0 "$H/bench-report.py" --cover "$T/r.json"
+	run -0 "$H/bench/bench-report.py" --cover "$T/r.json"
 	[ "$output" = "$(cat "$T/r.txt")" ]
 	echo '{"foo": 1}' >"$T/x.json"
-	run -1 --separate-stderr "$H/bench-report.py" --cover "$T/x.json"
+	run -1 --separate-stderr "$H/bench/bench-report.py" --cover "$T/x.json"
 	[[ "$stderr" == *"not a bench-report.py results file"* ]]
-	run -2 "$H/bench-report.py" --cover "$T/r.json" --json "$T/y.json"
+	run -2 "$H/bench/bench-report.py" --cover "$T/r.json" --json "$T/y.json"
 }
 
 @test "bench-report.py: an even number of rebinds takes the mean of the middle two" {
 	for f in base template streaming; do grep -v -e ' bind=3 ' -e ' phase=run .* rep=3 ' "$FIX/$f.out" >"$T/$f.out"; done
-	run -0 "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+	run -0 "$H/bench/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
 		--run "template+streaming=$T/streaming.out" --devices fsdax-dev,devprivate --rebinds 2 \
 		--json "$T/r.json"
 	pyjson "$T/r.json" 'r = {(x["device"], x["backend"], x["metric"]): x for x in d["results"]}
@@ -622,7 +622,7 @@ assert r["devprivate", "base", "enable_ns"]["median"] == 18500000'
 
 @test "bench-report.py: a run with the wrong backend fails loudly" {
 	sed 's/backend=template+streaming/backend=template/' "$FIX/streaming.out" >"$T/s.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$FIX/base.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$FIX/base.out" \
 		--run "template=$FIX/template.out" --run "template+streaming=$T/s.out" \
 		--devices fsdax-dev,devprivate --rebinds 3 --json "$T/r.json"
 	[[ "$stderr" == *"WRONG BACKEND"*"must measure 'template+streaming'"* ]]
@@ -631,7 +631,7 @@ assert r["devprivate", "base", "enable_ns"]["median"] == 18500000'
 
 @test "bench-report.py: missing binds, guest errors and unfinished runs are errors" {
 	grep -v 'device=devprivate bind=2 ' "$FIX/base.out" >"$T/b.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/b.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$T/b.out" \
 		--run "template=$FIX/template.out" --run "template+streaming=$FIX/streaming.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"run base: devprivate lacks bind(s) 2, expected binds 0..3"* ]]
@@ -639,19 +639,19 @@ assert r["devprivate", "base", "enable_ns"]["median"] == 18500000'
 	run -1 --separate-stderr report --devices fsdax-dev,devprivate,devdax-2m --rebinds 3
 	[[ "$stderr" == *"devdax-2m has no lines"* ]]
 	{ grep -v BENCH-DONE "$FIX/base.out"; echo "BENCH-ERROR device=fsdax-dev bind=2: boom"; } >"$T/e.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/e.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$T/e.out" \
 		--run "template=$FIX/template.out" --run "template+streaming=$FIX/streaming.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"the guest failed: BENCH-ERROR device=fsdax-dev bind=2: boom"* ]]
 	grep -v BENCH-DONE "$FIX/base.out" >"$T/u.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/u.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$T/u.out" \
 		--run "template=$FIX/template.out" --run "template+streaming=$FIX/streaming.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"no BENCH-DONE"* ]]
 }
 
 @test "bench-report.py: usage errors exit 2" {
-	run -2 "$H/bench-report.py" --devices fsdax-dev --rebinds 3 --run "base=$FIX/base.out"
+	run -2 "$H/bench/bench-report.py" --devices fsdax-dev --rebinds 3 --run "base=$FIX/base.out"
 	run -2 report --devices nvme --rebinds 3
 	run -2 report --devices fsdax-dev --rebinds 0
 	run -2 report --devices fsdax-dev --rebinds 3 --run "fast=$FIX/base.out"
@@ -717,7 +717,7 @@ EOF
 	[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$output")" -le 72 ]
 	# A threaded row under the one-CPU floor is no flag (3.2 < 4.2 ms).
 	[[ "$output" != *FLAG* ]]
-	run -0 "$H/bench-report.py" --cover "$T/r.json"
+	run -0 "$H/bench/bench-report.py" --cover "$T/r.json"
 	[ "$output" = "$(cat "$T/r.txt")" ]
 	pyjson "$T/r.json" 'r = {(x["device"], x["backend"], x["metric"]): x for x in d["results"]}
 assert len(d["results"]) == 2 * (5 * 2 + 1)
@@ -787,13 +787,13 @@ EOF
 	[[ "$stderr" == *"run template-threads: fsdax-dev bind 0 has no threads="*"a threaded run must say how many threads ran"* ]]
 	# A single-threaded run that ran on two.
 	sed 's/ tp_ns=\([0-9]*\)$/ tp_ns=\1 threads=2/' "$FIX/template.out" >"$T/m.out"
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/m.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/m.out" \
 		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate --rebinds 3 --json "$T/r.json"
 	[[ "$stderr" == *"run template: WRONG THREADS: fsdax-dev bind 0 ran on 2 threads, this run must be single-threaded"* ]]
 	[ ! -e "$T/r.json" ]
 	# On one thread and saying so (the guest test's lines now): fine.
 	sed 's/ tp_ns=\([0-9]*\)$/ tp_ns=\1 threads=1/' "$FIX/template.out" >"$T/o.out"
-	run -0 "$H/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/o.out" \
+	run -0 "$H/bench/bench-report.py" --run "base=$FIX/base.out" --run "template=$T/o.out" \
 		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate --rebinds 3
 	# A threaded run of the wrong backend.
 	run -1 --separate-stderr report --run "template-threads=$FIX/streaming-threads.out" \
@@ -830,19 +830,19 @@ EOF
 		skip "no kernel: $MZ_TEST_BUILD/arch/x86/boot/bzImage missing"
 	grep -qx 'CONFIG_MEMMAP_STREAMING=y' "$MZ_TEST_BUILD/.config" ||
 		skip "$MZ_TEST_BUILD is not a patched kernel with the streaming backend"
-	ko=$("$H/build-bench-module.sh" "$MZ_TEST_BUILD")
+	ko=$("$H/build/build-bench-module.sh" "$MZ_TEST_BUILD")
 	if [ -z "${MZ_KSRC:-}" ] && [ -d "$MZ_TEST_BUILD/source" ]; then
 		export MZ_KSRC=$MZ_TEST_BUILD/source
 	fi
-	"$H/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$MZ_TEST_BUILD" "$T/i.cpio.gz" >/dev/null
+	"$H/vm/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$MZ_TEST_BUILD" "$T/i.cpio.gz" >/dev/null
 	# The smallest size bench.sh accepts, one rebind, every device.
 	export MZ_VM_DIR=$T/vm
-	MZ_ACCEL=${MZ_ACCEL:-tcg} run -0 --separate-stderr "$H/vm.sh" \
+	MZ_ACCEL=${MZ_ACCEL:-tcg} run -0 --separate-stderr "$H/vm/vm.sh" \
 		--timeout 400 --nvdimms 1 --nvdimm-size 256M --mem 2048M --smp 2 \
 		--log "$T/console.log" --append memmap_streaming=off \
 		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev+fsdax-mem+devdax-2m+devprivate 1 256 template
 	printf '%s\n' "$output" >"$T/template.out"
-	python3 - "$H" "$T/template.out" <<'EOF'
+	python3 - "$H/bench" "$T/template.out" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 from benchreport import parse as m
@@ -868,7 +868,7 @@ for d in devices:
 print("ok")
 EOF
 	# A SIZE_MB that is not the NVDIMM's size is refused before any bind.
-	MZ_ACCEL=${MZ_ACCEL:-tcg} run -1 --separate-stderr "$H/vm.sh" \
+	MZ_ACCEL=${MZ_ACCEL:-tcg} run -1 --separate-stderr "$H/vm/vm.sh" \
 		--timeout 200 --nvdimms 1 --nvdimm-size 512M --mem 2048M --smp 2 \
 		--log "$T/console2.log" --append memmap_streaming=off \
 		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev 1 256 template
@@ -891,7 +891,7 @@ published_json() {
 	awk '/^memmap_init_zone_device\(\): base/ { p = 1 } /^Generated by/ { p = 0 } p' \
 		"$ROOT/patches/0000-cover-letter.patch" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$T/cover.txt"
 	grep -q '^Whole bind' "$T/cover.txt"
-	"$H/bench-report.py" --cover "$ROOT/$json" >"$T/report.txt"
+	"$H/bench/bench-report.py" --cover "$ROOT/$json" >"$T/report.txt"
 	head -n "$(wc -l <"$T/cover.txt")" "$T/report.txt" | diff -u - "$T/cover.txt"
 }
 
@@ -1007,7 +1007,7 @@ phased() {
 
 @test "bench-report.py: the breakdown of the whole enable, nested, with shares and rest" {
 	phased base template template-threads streaming streaming-threads
-	run -0 --separate-stderr "$H/bench-report.py" "${PHASED[@]}" \
+	run -0 --separate-stderr "$H/bench/bench-report.py" "${PHASED[@]}" \
 		--devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
 	[[ "$output" == *"Where the whole enable goes"* ]]
 	# base: enable median 110, probe 38 (memmap 36 + 2): outside 72.
@@ -1051,7 +1051,7 @@ assert p["nd_pmem_probe/devm_memremap_pages/memmap_init_zone_device"]["share"] =
 			printf "BENCH-PHASE device=devprivate %s path=memremap_pages calls=1 ns=%d\n", $3, m[2] + 500000
 		     }' "$T/$r.out" >"$T/$r.priv" && mv "$T/$r.priv" "$T/$r.out"
 	done
-	run -0 --separate-stderr "$H/bench-report.py" "${PHASED[@]}" \
+	run -0 --separate-stderr "$H/bench/bench-report.py" "${PHASED[@]}" \
 		--devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
 	# One vCPU: base 36 + 2 ms, template 11 + 2 ms; apart from ndctl's
 	# 110 and 90 ms enables.
@@ -1084,7 +1084,7 @@ assert p["devprivate", "base"]["instrument"] == "function_graph on the outermost
 		sed 's/size_mb=4096/size_mb=1024/' "$T/$r.out" >"$T/$r-1G.out"
 		small+=(--run "${r/#streaming/template+streaming}=$T/$r-1G.out")
 	done
-	run -0 --separate-stderr "$H/bench-report.py" "${PHASED[@]}" "${small[@]}" \
+	run -0 --separate-stderr "$H/bench/bench-report.py" "${PHASED[@]}" "${small[@]}" \
 		--devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
 	grep -E '^fsdax-dev, 4 GiB +base +template$' <<<"$output"
 	[[ "$output" == *"Breakdown of the whole bind at the largest size, 4 GiB (every"* ]]
@@ -1094,7 +1094,7 @@ assert p["devprivate", "base"]["instrument"] == "function_graph on the outermost
 
 @test "bench-report.py: with base-cpus, one breakdown table per set of online vCPUs" {
 	phased base base-cpus template template-threads streaming streaming-threads
-	run -0 --separate-stderr "$H/bench-report.py" "${PHASED[@]}" \
+	run -0 --separate-stderr "$H/bench/bench-report.py" "${PHASED[@]}" \
 		--devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
 	# One vCPU online: base and template, as before.
 	grep -E '^fsdax-dev, 4 GiB, one vCPU online +base +template$' <<<"$output"
@@ -1114,12 +1114,12 @@ assert b["base-cpus"]["enable_median_ns"] == 140000000 and b["base-cpus"]["threa
 	long=$(awk 'length > 72' <<<"$output")
 	[ -z "$long" ]
 	# base-cpus without the threaded runs is refused.
-	run -2 --separate-stderr "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+	run -2 --separate-stderr "$H/bench/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
 		--run "template+streaming=$T/streaming.out" --run "base-cpus=$T/base-cpus.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
 	[[ "$stderr" == *"--run base-cpus: the base with every vCPU online goes with the threaded runs"* ]]
 	# A base-cpus run whose lines name another backend is refused.
-	run -1 --separate-stderr "$H/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
+	run -1 --separate-stderr "$H/bench/bench-report.py" --run "base=$T/base.out" --run "template=$T/template.out" \
 		--run "template+streaming=$T/streaming.out" --run "template-threads=$T/template-threads.out" \
 		--run "template+streaming-threads=$T/streaming-threads.out" --run "base-cpus=$T/template.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
@@ -1140,7 +1140,7 @@ assert b["base-cpus"]["enable_median_ns"] == 140000000 and b["base-cpus"]["threa
 
 # report_run_base FILE: the report with FILE as the base run.
 report_run_base() {
-	"$H/bench-report.py" --run "base=$1" --run "template=$FIX/template.out" \
+	"$H/bench/bench-report.py" --run "base=$1" --run "template=$FIX/template.out" \
 		--run "template+streaming=$FIX/streaming.out" --devices fsdax-dev,devprivate --rebinds 3
 }
 

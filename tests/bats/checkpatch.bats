@@ -1,14 +1,14 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# The checkpatch step of harness/check-series.sh runs checkpatch.pl inside
+# The checkpatch step of harness/check/check-series.sh runs checkpatch.pl inside
 # the kernel tree: its git lookups and its CamelCase cache
 # (.checkpatch-camelcase.*) belong to the kernel's repository, not to this
 # project's.
 #
 #   bats tests/bats/checkpatch.bats
 #
-# Needs the kernel tree of harness/tree.sh (MZ_TREE, default
+# Needs the kernel tree of harness/series/tree.sh (MZ_TREE, default
 # ~/.cache/memmap-zone-device/linux; 'make check' makes it first); skipped
 # without it.  The series checked is a one-patch series written here.
 
@@ -24,7 +24,7 @@ setup() {
 	# shellcheck disable=SC2016
 	tag=$(bash -c '. "$1/lib.sh" && echo "$MZ_BASE_TAG"' _ "$H")
 	git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$tag" >/dev/null 2>&1 ||
-		skip "no kernel tree at $MZ_TREE (tag $tag): run harness/tree.sh"
+		skip "no kernel tree at $MZ_TREE (tag $tag): run harness/series/tree.sh"
 }
 
 # A patch with a CamelCase identifier (checkpatch then builds its CamelCase
@@ -65,7 +65,7 @@ bad_series() {
 	touch "$T/start"
 	sleep 1
 	cd "$ROOT"
-	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"0001-mm-test.patch:"* ]]
 	[[ "$stderr" == *"trailing whitespace"* ]]
 	# The CamelCase check ran, so checkpatch wrote its cache somewhere...
@@ -76,13 +76,13 @@ bad_series() {
 	[ -z "$output" ]
 	# And the same check is silent on a clean patch.
 	sed -i 's/^+static int memmapTestCounter; $/+static int memmap_test_counter;/' "$T/patches/0001-mm-test.patch"
-	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"clean on every patch"* ]]
 }
 
 @test "check-series.sh checkpatch: a missing MZ_PATCHES series is an error" {
 	mkdir -p "$T/empty"
-	MZ_PATCHES=$T/empty run -1 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/empty run -1 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"series missing"* ]]
 }
 
@@ -92,15 +92,15 @@ bad_series() {
 	# A well-formed Originally-by: passes ...
 	sed -i 's/^Signed-off-by: Test Sender/Originally-by: First Author <first@example.org>\n&/' \
 		"$T/patches/0001-mm-test.patch"
-	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"clean on every patch"* ]]
 	# ... a malformed one still fails, with checkpatch's own words.
 	sed -i 's/^Originally-by: First/Originally-by:  First/' "$T/patches/0001-mm-test.patch"
-	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"Use a single space after Originally-by:"* ]]
 	# ... and so does any other non-standard tag.
 	sed -i 's/^Originally-by:  First/Inspired-by: First/' "$T/patches/0001-mm-test.patch"
-	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"Non-standard signature: Inspired-by:"* ]]
 }
 
@@ -134,16 +134,16 @@ bad_series() {
 	 int streaming;
 	EOF2
 	echo 0001-ndctl-test.patch >"$T/patches/ndctl/series"
-	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"clean on every patch (1 kernel, 1 ndctl)"* ]]
 	sed -i 's/^+static int test_flag;$/+static int test_flag; /' "$T/patches/ndctl/0001-ndctl-test.patch"
-	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check-series.sh" checkpatch
+	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check/check-series.sh" checkpatch
 	[[ "$stderr" == *"ndctl/0001-ndctl-test.patch:"* ]]
 	[[ "$stderr" == *"trailing whitespace"* ]]
 }
 
 @test "check-series.sh bisect: an MZ_BISECT_FROM that names no commit is refused before any build" {
-	MZ_BISECT_FROM=no-such-revision run -1 --separate-stderr "$H/check-series.sh" bisect
+	MZ_BISECT_FROM=no-such-revision run -1 --separate-stderr "$H/check/check-series.sh" bisect
 	[[ "$stderr" == *"MZ_BISECT_FROM=no-such-revision: no such revision in $MZ_TREE"* ]]
 	[ ! -e "$MZ_CACHE/build/check-bisect" ]
 }

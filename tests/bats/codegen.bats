@@ -45,23 +45,23 @@ NT='"movnti %%rax,(%%rdi); movnti %%rax,8(%%rdi); movnti %%rax,16(%%rdi); movnti
 
 @test "codegen-check.sh: inline MOVNTI and the drains pass" {
 	object good "$NT \"sfence; sfence\"" "$NT \"sfence\""
-	run -0 --separate-stderr "$H/codegen-check.sh" "$T/good.o"
+	run -0 --separate-stderr "$H/build/codegen-check.sh" "$T/good.o"
 	[[ "$stderr" == *"zone_device_memmap_init_range: 8 MOVNTI, 2 SFENCE, 0 string instructions"* ]]
 	[[ "$stderr" == *"memmap_init_compound: 8 MOVNTI, 1 SFENCE"* ]]
 }
 
 @test "codegen-check.sh: a missing drain, a string instruction, a call or no MOVNTI fails" {
 	object nodrain "$NT \"sfence\"" "$NT \"sfence\""
-	run -1 --separate-stderr "$H/codegen-check.sh" "$T/nodrain.o"
+	run -1 --separate-stderr "$H/build/codegen-check.sh" "$T/nodrain.o"
 	[[ "$stderr" == *"zone_device_memmap_init_range: 1 SFENCE, want at least 2"* ]]
 	object rep "$NT \"rep movsq; sfence; sfence\"" "$NT \"sfence\""
-	run -1 --separate-stderr "$H/codegen-check.sh" "$T/rep.o"
+	run -1 --separate-stderr "$H/build/codegen-check.sh" "$T/rep.o"
 	[[ "$stderr" == *"has a rep movs/stos"* ]]
 	object call "$NT \"call __memcpy_flushcache; sfence; sfence\"" "$NT \"sfence\""
-	run -1 --separate-stderr "$H/codegen-check.sh" "$T/call.o"
+	run -1 --separate-stderr "$H/build/codegen-check.sh" "$T/call.o"
 	[[ "$stderr" == *"calls __memcpy_flushcache()"* ]]
 	object cached "\"sfence; sfence\"" "$NT \"sfence\""
-	run -1 --separate-stderr "$H/codegen-check.sh" "$T/cached.o"
+	run -1 --separate-stderr "$H/build/codegen-check.sh" "$T/cached.o"
 	[[ "$stderr" == *"0 MOVNTI, want at least 8"* ]]
 }
 
@@ -69,10 +69,10 @@ NT='"movnti %%rax,(%%rdi); movnti %%rax,8(%%rdi); movnti %%rax,16(%%rdi); movnti
 	command -v gcc >/dev/null || skip "no gcc (make deps installs it)"
 	echo 'void zone_device_memmap_init_range(void) { }' >"$T/one.c"
 	gcc -O2 -c -o "$T/one.o" "$T/one.c"
-	run -1 --separate-stderr "$H/codegen-check.sh" "$T/one.o"
+	run -1 --separate-stderr "$H/build/codegen-check.sh" "$T/one.o"
 	[[ "$stderr" == *"memmap_init_compound: not in"* ]]
-	run -2 "$H/codegen-check.sh"
-	run -1 "$H/codegen-check.sh" "$T/missing.o"
+	run -2 "$H/build/codegen-check.sh"
+	run -1 "$H/build/codegen-check.sh" "$T/missing.o"
 }
 
 FILL_FNS=(zone_device_page_copy zone_device_page_init_template_refresh zone_device_page_init_from_template)
@@ -87,7 +87,7 @@ fn_text() {
 }
 
 @test "kernel-fill.sh: the probe's headers hold the kernel's functions verbatim" {
-	run -0 "$H/kernel-fill.sh" "$ROOT" "$T"
+	run -0 "$H/bench/kernel-fill.sh" "$ROOT" "$T"
 	for f in "${FILL_FNS[@]}"; do
 		fn_text "$ROOT/mm/mm_init.c" "$f" >"$T/want"
 		[ "$(wc -l <"$T/want")" -gt 4 ]
@@ -103,20 +103,20 @@ fn_text() {
 	mkdir -p "$T/src/mm" "$T/src/arch/x86/include/asm" "$T/out"
 	cp "$ROOT/arch/x86/include/asm/string_64.h" "$T/src/arch/x86/include/asm/"
 	sed 's/^zone_device_page_init_from_template(/zone_device_page_init_other(/' "$ROOT/mm/mm_init.c" >"$T/src/mm/mm_init.c"
-	run -1 --separate-stderr "$H/kernel-fill.sh" "$T/src" "$T/out"
+	run -1 --separate-stderr "$H/bench/kernel-fill.sh" "$T/src" "$T/out"
 	[[ "$stderr" == *"has 0 definitions of zone_device_page_init_from_template(), want 1"* ]]
 	[ ! -e "$T/out/kernel-fill.h" ]
 	[ -z "$(find "$T/out" -name 'kernel-fill.h.*')" ]
 	{ cat "$ROOT/mm/mm_init.c"; fn_text "$ROOT/mm/mm_init.c" zone_device_page_copy; } >"$T/src/mm/mm_init.c"
-	run -1 --separate-stderr "$H/kernel-fill.sh" "$T/src" "$T/out"
+	run -1 --separate-stderr "$H/bench/kernel-fill.sh" "$T/src" "$T/out"
 	[[ "$stderr" == *"has 2 definitions of zone_device_page_copy()"* ]]
-	run -2 "$H/kernel-fill.sh" "$T/src"
+	run -2 "$H/bench/kernel-fill.sh" "$T/src"
 }
 
 @test "store probe: built from the kernel's copy, MOVNTI inline" {
 	command -v gcc >/dev/null || skip "no gcc (make deps installs it)"
 	[ "$(uname -m)" = x86_64 ] || skip "the MOVNTI loop is x86-64's"
-	run -0 "$H/store-probe.sh" --size 64M --repeat 1
+	run -0 "$H/bench/store-probe.sh" --size 64M --repeat 1
 	[[ "$output" == *"copy, cached 8x movq"* ]]
 	[ -x "$MZ_CACHE/probe/store-probe" ]
 	objdump -d --no-show-raw-insn "$MZ_CACHE/probe/store-probe" |

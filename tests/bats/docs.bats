@@ -85,12 +85,12 @@ assert not bad, bad
 PY
 }
 
-@test "docs/matrix.md: its cell table is harness/matrix-cells.txt, row for row" {
+@test "docs/matrix.md: its cell table is harness/matrix/matrix-cells.txt, row for row" {
 	python3 - "$ROOT" <<'PY'
 import re, sys
 root = sys.argv[1]
 want = []
-for line in open(f"{root}/harness/matrix-cells.txt"):
+for line in open(f"{root}/harness/matrix/matrix-cells.txt"):
     line = line.rstrip("\n")
     if not line or line.startswith("#"):
         continue
@@ -108,5 +108,30 @@ for line in doc[i:].splitlines()[2:]:
     got.append(cells)
 assert got == want, (got, want)
 print(len(got), "cells")
+PY
+}
+
+@test "docs: the harness table in docs/developing.md lists every file of every harness folder" {
+	python3 - "$ROOT" <<'PY'
+import os, re, subprocess, sys
+root = sys.argv[1]
+text = open(f"{root}/docs/developing.md").read()
+table = text.split("## The harness, floor by floor", 1)[1].split("\n## ", 1)[0]
+doc = {}
+for row in table.splitlines():
+    m = re.match(r"\| `(harness/[a-z]*/?)` \|[^|]*\| (.*) \|$", row)
+    if m:
+        doc[m.group(1).rstrip("/")] = set(re.findall(r"`([^`]+)`", m.group(2)))
+tracked = subprocess.check_output(["git", "-C", root, "ls-files", "harness"], text=True).split()
+real = {}
+for path in tracked:
+    parts = path.split("/")
+    if len(parts) == 2:
+        real.setdefault("harness", set()).add(parts[1])
+    else:  # a floor's file, or the folder holding it
+        real.setdefault("/".join(parts[:2]), set()).add(parts[2] + ("/" if len(parts) > 3 else ""))
+assert doc == real, {"in the table only": {k: sorted(doc.get(k, set()) - real.get(k, set())) for k in set(doc) | set(real)},
+                     "in harness/ only": {k: sorted(real.get(k, set()) - doc.get(k, set())) for k in set(doc) | set(real)}}
+print(sorted(doc))
 PY
 }

@@ -42,7 +42,7 @@ fake_build() {
 }
 
 vm() {
-	"$H/vm.sh" --nvdimms 0 --log "$T/console.log" "$@"
+	"$H/vm/vm.sh" --nvdimms 0 --log "$T/console.log" "$@"
 }
 
 # --- argument errors: usage and exit 2 -------------------------------------
@@ -53,71 +53,71 @@ vm() {
 }
 
 @test "initramfs.sh: argument errors" {
-	run -2 "$H/initramfs.sh"
+	run -2 "$H/vm/initramfs.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/initramfs.sh" build
-	run -2 "$H/initramfs.sh" build out.cpio.gz extra
-	run -2 "$H/initramfs.sh" --add nocolon build out.cpio.gz
-	run -2 "$H/initramfs.sh" --add src:relative build out.cpio.gz
-	run -2 "$H/initramfs.sh" --bogus build out.cpio.gz
+	run -2 "$H/vm/initramfs.sh" build
+	run -2 "$H/vm/initramfs.sh" build out.cpio.gz extra
+	run -2 "$H/vm/initramfs.sh" --add nocolon build out.cpio.gz
+	run -2 "$H/vm/initramfs.sh" --add src:relative build out.cpio.gz
+	run -2 "$H/vm/initramfs.sh" --bogus build out.cpio.gz
 }
 
 @test "vm.sh: argument errors" {
-	run -2 "$H/vm.sh"
+	run -2 "$H/vm/vm.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/vm.sh" build initrd
-	run -2 "$H/vm.sh" --accel foo build initrd true
+	run -2 "$H/vm/vm.sh" build initrd
+	run -2 "$H/vm/vm.sh" --accel foo build initrd true
 	# auto is settled by the caller (kvm-probe.sh) or from MZ_ACCEL.
-	run -2 "$H/vm.sh" --accel auto build initrd true
-	run -2 "$H/vm.sh" --timeout 0 build initrd true
-	run -2 "$H/vm.sh" --timeout abc build initrd true
-	run -2 "$H/vm.sh" --boot-timeout 0 build initrd true
-	run -2 "$H/vm.sh" --nvdimm-size 3X build initrd true
-	run -2 "$H/vm.sh" --nvdimms -1 build initrd true
-	run -2 "$H/vm.sh" --log build initrd
-	run -2 "$H/vm.sh" build initrd 'bad name'
-	run -2 "$H/vm.sh" build initrd -- smoke a,b
+	run -2 "$H/vm/vm.sh" --accel auto build initrd true
+	run -2 "$H/vm/vm.sh" --timeout 0 build initrd true
+	run -2 "$H/vm/vm.sh" --timeout abc build initrd true
+	run -2 "$H/vm/vm.sh" --boot-timeout 0 build initrd true
+	run -2 "$H/vm/vm.sh" --nvdimm-size 3X build initrd true
+	run -2 "$H/vm/vm.sh" --nvdimms -1 build initrd true
+	run -2 "$H/vm/vm.sh" --log build initrd
+	run -2 "$H/vm/vm.sh" build initrd 'bad name'
+	run -2 "$H/vm/vm.sh" build initrd -- smoke a,b
 	[[ "$output" == *"cannot be empty or hold spaces, commas"* ]]
-	run -2 "$H/vm.sh" --shell build initrd true
+	run -2 "$H/vm/vm.sh" --shell build initrd true
 }
 
 @test "kvm-probe.sh: argument errors" {
-	run -2 "$H/kvm-probe.sh"
+	run -2 "$H/vm/kvm-probe.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/kvm-probe.sh" build
-	run -2 "$H/kvm-probe.sh" build initrd extra
+	run -2 "$H/vm/kvm-probe.sh" build
+	run -2 "$H/vm/kvm-probe.sh" build initrd extra
 }
 
 @test "verify-config.sh: argument errors" {
-	run -2 "$H/verify-config.sh"
+	run -2 "$H/build/verify-config.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/verify-config.sh" .config
-	run -2 "$H/verify-config.sh" --src
+	run -2 "$H/build/verify-config.sh" .config
+	run -2 "$H/build/verify-config.sh" --src
 }
 
 @test "build-kernel.sh, fetch-base.sh, tree.sh: argument errors" {
-	run -2 "$H/build-kernel.sh"
+	run -2 "$H/build/build-kernel.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/build-kernel.sh" base
-	run -2 "$H/build-kernel.sh" a/b
-	run -2 "$H/build-kernel.sh" guest extra
-	run -2 "$H/build-kernel.sh" --first
+	run -2 "$H/build/build-kernel.sh" base
+	run -2 "$H/build/build-kernel.sh" a/b
+	run -2 "$H/build/build-kernel.sh" guest extra
+	run -2 "$H/build/build-kernel.sh" --first
 	[[ "$output" == *"usage: build-kernel.sh [--base|--first] VARIANT"* ]]
 	# The first series alone is built on 7.3.4 only.
-	MZ_BUILD_KIND=upstream run -1 "$H/build-kernel.sh" --first stream-y
+	MZ_BUILD_KIND=upstream run -1 "$H/build/build-kernel.sh" --first stream-y
 	[[ "$output" == *"--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together"* ]]
-	run -2 "$H/fetch-base.sh" --bogus
-	run -2 "$H/tree.sh" bogus
+	run -2 "$H/series/fetch-base.sh" --bogus
+	run -2 "$H/series/tree.sh" bogus
 }
 
 @test "upstream.sh, build-kernel.sh: a base tree without v11 is refused, naming what is missing" {
 	# Whatever happens, nothing is written to the repository's patches/.
 	export MZ_PATCHES=$T/patches
-	run -2 "$H/upstream.sh"
-	run -2 "$H/upstream.sh" bogus
-	MZ_UPSTREAM_SRC='' run -1 "$H/upstream.sh" apply
+	run -2 "$H/series/upstream.sh"
+	run -2 "$H/series/upstream.sh" bogus
+	MZ_UPSTREAM_SRC='' run -1 "$H/series/upstream.sh" apply
 	[[ "$output" == *"set MZ_UPSTREAM_SRC to a git kernel tree with v11"* ]]
-	MZ_UPSTREAM_SRC=$T/none run -1 "$H/upstream.sh" base
+	MZ_UPSTREAM_SRC=$T/none run -1 "$H/series/upstream.sh" base
 	[[ "$output" == *"does not exist"* ]]
 	# A 7.3.4-like tree: the template helper is missing.
 	mkdir -p "$T/up/mm" "$T/up/include/linux"
@@ -126,10 +126,10 @@ vm() {
 	git -C "$T/up" init -q
 	git -C "$T/up" add -A
 	git -C "$T/up" -c user.name=t -c user.email=t@localhost commit -q -m base
-	MZ_UPSTREAM_SRC=$T/up run -1 "$H/upstream.sh" export
+	MZ_UPSTREAM_SRC=$T/up run -1 "$H/series/upstream.sh" export
 	[[ "$output" == *"does not have v11 of the template series"* ]]
 	[ ! -e "$MZ_CACHE/linux-upstream-export" ] && [ ! -e "$T/patches" ]
-	MZ_BUILD_KIND=bogus run -1 "$H/build-kernel.sh" guest
+	MZ_BUILD_KIND=bogus run -1 "$H/build/build-kernel.sh" guest
 	[[ "$output" == *"MZ_BUILD_KIND=bogus: want series"* ]]
 }
 
@@ -227,7 +227,7 @@ a b" ]
 
 @test "fetch-base.sh: checksum mismatch is a one-line error" {
 	echo 'not a deb' >"$T/fake.deb"
-	MZ_DEB_FILE=$T/fake.deb run -1 "$H/fetch-base.sh"
+	MZ_DEB_FILE=$T/fake.deb run -1 "$H/series/fetch-base.sh"
 	[ "$(grep -c 'error:' <<<"$output")" -eq 1 ]
 	grep -q '^fetch-base.sh: error: checksum mismatch for .*fake.deb: got ' <<<"$output"
 	[ ! -e "$MZ_CACHE/src/linux-source-7.3.4" ]
@@ -246,28 +246,28 @@ a b" ]
 	Components: main
 	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 	EOF
-	MZ_APT_SOURCES=$T/debian.sources run -0 --separate-stderr "$H/fetch-base.sh" --print-mirror
+	MZ_APT_SOURCES=$T/debian.sources run -0 --separate-stderr "$H/series/fetch-base.sh" --print-mirror
 	[ "$output" = http://deb.example.org/debian ]
 }
 
 @test "fetch-base.sh --print-mirror: mirror from one-line sources" {
 	echo 'deb [arch=amd64] http://mirror.example.net/debian bookworm main' >"$T/sources.list"
-	MZ_APT_SOURCES=$T/sources.list run -0 --separate-stderr "$H/fetch-base.sh" --print-mirror
+	MZ_APT_SOURCES=$T/sources.list run -0 --separate-stderr "$H/series/fetch-base.sh" --print-mirror
 	[ "$output" = http://mirror.example.net/debian ]
 }
 
 @test "fetch-base.sh --print-mirror: clear error without a Debian mirror" {
 	printf 'Types: deb\nURIs: http://archive.ubuntu.com/ubuntu\nSuites: noble\n' >"$T/other.sources"
-	MZ_APT_SOURCES=$T/other.sources run -1 "$H/fetch-base.sh" --print-mirror
+	MZ_APT_SOURCES=$T/other.sources run -1 "$H/series/fetch-base.sh" --print-mirror
 	[[ "$output" == *"error: no Debian mirror found"* ]]
-	MZ_APT_SOURCES=$T/missing.sources run -1 "$H/fetch-base.sh" --print-mirror
+	MZ_APT_SOURCES=$T/missing.sources run -1 "$H/series/fetch-base.sh" --print-mirror
 	[[ "$output" == *"error: no Debian mirror found"* ]]
 }
 
 # --- build-kernel.sh and verify-config.sh -----------------------------------
 
 @test "build-kernel.sh: unknown variant" {
-	run -1 "$H/build-kernel.sh" nosuchvariant
+	run -1 "$H/build/build-kernel.sh" nosuchvariant
 	[[ "$output" == *"unknown variant 'nosuchvariant'"* ]]
 	[[ "$output" == *"variants: guest"* ]]
 }
@@ -275,7 +275,7 @@ a b" ]
 @test "verify-config.sh: all options present" {
 	printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n' >"$T/config"
 	printf '# comment\nCONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n# CONFIG_D is not set\n' >"$T/frag"
-	run -0 "$H/verify-config.sh" "$T/config" "$T/frag"
+	run -0 "$H/build/verify-config.sh" "$T/config" "$T/frag"
 	[ -z "$output" ]
 }
 
@@ -283,7 +283,7 @@ a b" ]
 	printf 'CONFIG_A=y\nCONFIG_B=y\n# CONFIG_E is not set\n' >"$T/config"
 	printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\n' >"$T/frag1"
 	printf 'CONFIG_D=y\nCONFIG_E=y\n# CONFIG_B is not set\n' >"$T/frag2"
-	run -1 "$H/verify-config.sh" "$T/config" "$T/frag1" "$T/frag2"
+	run -1 "$H/build/verify-config.sh" "$T/config" "$T/frag1" "$T/frag2"
 	[[ "$output" == *"CONFIG_D=y (got: unset)"* ]]
 	[[ "$output" == *"CONFIG_E=y (got: # CONFIG_E is not set)"* ]]
 	# frag2 overrides frag1's CONFIG_B=m, as in merge_config.sh.
@@ -297,9 +297,9 @@ a b" ]
 	printf 'config OLD\n\tbool "old"\n' >"$T/src/mm/Kconfig"
 	printf '# CONFIG_OLD is not set\n' >"$T/config"
 	printf 'CONFIG_NEW=y\n' >"$T/frag"
-	run -0 "$H/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
+	run -0 "$H/build/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
 	printf 'CONFIG_NEW=y\nCONFIG_OLD=y\n' >"$T/frag"
-	run -1 "$H/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
+	run -1 "$H/build/verify-config.sh" --src "$T/src" "$T/config" "$T/frag"
 	[[ "$output" == *"CONFIG_OLD=y (got: # CONFIG_OLD is not set)"* ]]
 	[[ "$output" != *CONFIG_NEW* ]]
 }
@@ -312,14 +312,14 @@ a b" ]
 	# It stops later (the fake base below is no kernel), after the wait.
 	mkdir -p "$T/ksrc"
 	printf 'kernelversion:\n\t@echo 7.3.4\n' >"$T/ksrc/Makefile"
-	LINUX_SRC=$T/ksrc MZ_TREE=$T/tree run "$H/build-kernel.sh" stream-y
+	LINUX_SRC=$T/ksrc MZ_TREE=$T/tree run "$H/build/build-kernel.sh" stream-y
 	[ "$SECONDS" -ge 2 ]
 	[[ "$output" == *"waiting for another build of series-stream-y"* ]]
 	wait
 }
 
 @test "build-kernel.sh runs verify-config.sh on the merged .config" {
-	grep -q 'harness/verify-config.sh' "$H/build-kernel.sh"
+	grep -q 'harness/build/verify-config.sh' "$H/build/build-kernel.sh"
 }
 
 @test "seed-build.sh: copies a finished build, rewrites objtool's absolute paths, keeps times" {
@@ -331,11 +331,11 @@ a b" ]
 	echo "cmd_mm/a.o := gcc $F" >"$F/mm/.a.o.cmd"
 	touch -d '2026-01-02 03:04:05.123456789' "$F/tools/objtool/libsubcmd/.x.o.cmd" "$F/tools/objtool/x.d"
 	# Not finished: refused.
-	run -1 "$H/seed-build.sh" "$F" "$G"
+	run -1 "$H/build/seed-build.sh" "$F" "$G"
 	[[ "$output" == *"$F holds no finished build (no .mz-built stamp)"* ]]
 	[ ! -e "$G" ]
 	echo 0123abc >"$F/.mz-built"
-	run -0 "$H/seed-build.sh" "$F" "$G"
+	run -0 "$H/build/seed-build.sh" "$F" "$G"
 	[[ "$output" == *"seeded $G from $F (2 path record(s) rewritten)"* ]]
 	[ "$(cat "$G/tools/objtool/libsubcmd/.x.o.cmd")" = \
 		"cmd_$G/tools/objtool/x.o := gcc -o $G/tools/objtool/x.o -I${F}2/keep" ]
@@ -347,25 +347,25 @@ a b" ]
 	[ "$(cat "$G/mm/.a.o.cmd")" = "cmd_mm/a.o := gcc $F" ]
 	[ ! -e "$G/.mz-built" ]
 	# A directory that already holds something is not overwritten.
-	run -1 "$H/seed-build.sh" "$F" "$G"
+	run -1 "$H/build/seed-build.sh" "$F" "$G"
 	[[ "$output" == *"$G is not empty"* ]]
-	run -2 "$H/seed-build.sh" "$F"
+	run -2 "$H/build/seed-build.sh" "$F"
 }
 
 # --- kvm-probe.sh -----------------------------------------------------------
 
 @test "kvm-probe.sh: --accel kvm and tcg are printed as they are, anything else refused" {
-	run -0 --separate-stderr "$H/kvm-probe.sh" --accel kvm "$T/nobuild" "$T/noinitrd"
+	run -0 --separate-stderr "$H/vm/kvm-probe.sh" --accel kvm "$T/nobuild" "$T/noinitrd"
 	[ "$output" = kvm ]
-	run -0 --separate-stderr "$H/kvm-probe.sh" --accel tcg "$T/nobuild" "$T/noinitrd"
+	run -0 --separate-stderr "$H/vm/kvm-probe.sh" --accel tcg "$T/nobuild" "$T/noinitrd"
 	[ "$output" = tcg ]
-	run -2 --separate-stderr "$H/kvm-probe.sh" --accel fast "$T/nobuild" "$T/noinitrd"
+	run -2 --separate-stderr "$H/vm/kvm-probe.sh" --accel fast "$T/nobuild" "$T/noinitrd"
 	[[ "$stderr" == *"accelerator 'fast': not auto, kvm or tcg"* ]]
-	run -2 "$H/kvm-probe.sh" --accel
+	run -2 "$H/vm/kvm-probe.sh" --accel
 }
 
 @test "kvm-probe.sh: tcg at once without a KVM device" {
-	MZ_KVM_DEV=$T/no-kvm run -0 --separate-stderr "$H/kvm-probe.sh" "$T/nobuild" "$T/noinitrd"
+	MZ_KVM_DEV=$T/no-kvm run -0 --separate-stderr "$H/vm/kvm-probe.sh" "$T/nobuild" "$T/noinitrd"
 	[ "$output" = tcg ]
 	[[ "$stderr" == *"no-kvm missing or not read-writable"* ]]
 }
@@ -384,7 +384,7 @@ fake_kernel() {
 	sum=$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)
 	echo kvm >"$MZ_CACHE/accel-probe/$sum"
 	# /dev/null stands in for a usable KVM device.
-	MZ_KVM_DEV=/dev/null run -0 --separate-stderr "$H/kvm-probe.sh" "$T/build" "$T/initrd"
+	MZ_KVM_DEV=/dev/null run -0 --separate-stderr "$H/vm/kvm-probe.sh" "$T/build" "$T/initrd"
 	[ "$output" = kvm ]
 	[[ "$stderr" == *cached* ]]
 }
@@ -392,7 +392,7 @@ fake_kernel() {
 @test "vm.sh --numa: three nodes, a memory-only one, NVDIMMs on node 1, a socket per CPU" {
 	fake_kernel
 	export MZ_VM_DIR=$T/vm
-	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --numa --smp 4 --mem 2G \
+	run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --numa --smp 4 --mem 2G \
 		--nvdimm-size 1G --label-nvdimm 1G "$T/build" "$T/initrd" true
 	for a in " -smp 4,sockets=4,cores=1,threads=1 " \
 		" -numa node,nodeid=0,cpus=0,memdev=ram0 " " -numa node,nodeid=1,cpus=1-3,memdev=ram1 " \
@@ -404,20 +404,20 @@ fake_kernel() {
 	# The node RAM adds up to the guest's.
 	[[ "$output" == *"id=ram0,size=1024M "*"id=ram1,size=768M "* ]]
 	# With five CPUs or more, node 0 has two of them.
-	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --numa --smp 5 --mem 2G \
+	run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --numa --smp 5 --mem 2G \
 		--nvdimm-size 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *" -numa node,nodeid=0,cpus=0-1,memdev=ram0 "*" -numa node,nodeid=1,cpus=2-4,memdev=ram1 "* ]]
 	# Without --numa: no node, no socket layout.
-	run -0 "$H/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" != *"-numa"* ]] && [[ "$output" == *" -smp 2 "* ]]
-	run -2 "$H/vm.sh" --accel tcg --numa --smp 1 "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --numa --smp 1 "$T/build" "$T/initrd" true
 	[[ "$output" == *"--numa needs --smp 2 or more and --mem 1G or more"* ]]
-	run -2 "$H/vm.sh" --accel tcg --numa --mem 512M "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --numa --mem 512M "$T/build" "$T/initrd" true
 }
 
 @test "vm.sh --nvdimm-memory ram: the NVDIMMs in QEMU's memory, no file; bad uses refused" {
 	fake_kernel
-	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 1G \
+	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 1G \
 		--nvdimm-memory ram --label-size 128K --label-nvdimm 1G "$T/build" "$T/initrd" true
 	for a in " -object memory-backend-ram,id=mem0,size=1048704K " \
 		" -object memory-backend-ram,id=mem1,size=1048704K " \
@@ -432,27 +432,27 @@ fake_kernel() {
 	# the host's heuristic overcommit refuses it otherwise ("cannot set
 	# up guest memory 'mem0': Cannot allocate memory" for 64G here).
 	big=$(( $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) / 1048576 + 8 ))
-	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size "${big}G" \
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size "${big}G" \
 		--nvdimm-memory ram "$T/build" "$T/initrd" true
 	[[ "$output" == *" -object memory-backend-ram,id=mem0,size=$((big << 20))K,reserve=off "* ]]
 	# The default is a file per NVDIMM.
-	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size 1G "$T/build" "$T/initrd" true
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 1 --nvdimm-size 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *" -object memory-backend-file,id=mem0,share=on,mem-path=$T/vm/nvdimm0.img,size=1048576K "* ]]
-	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvdimm-memory file --nvdimm-size 1G "$T/build" "$T/initrd" true
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --nvdimm-memory file --nvdimm-size 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *"memory-backend-file,id=mem0,"* ]]
 	# A file's options do not go with memory; a bad word is refused.
-	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory ram --keep-nvdimm "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory ram --keep-nvdimm "$T/build" "$T/initrd" true
 	[[ "$output" == *"--nvdimm-memory ram keeps nothing and aligns nothing"* ]]
-	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory ram --nvdimm-align 1G "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory ram --nvdimm-align 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *"--nvdimm-memory ram keeps nothing"* ]]
-	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory disk "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory disk "$T/build" "$T/initrd" true
 	[[ "$output" == *"--nvdimm-memory takes file or ram, not 'disk'"* ]]
-	run -2 "$H/vm.sh" --accel tcg --nvdimm-memory "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory "$T/build" "$T/initrd" true
 }
 
 @test "vm.sh --nvme-cmb, --soft-reserved, --device-reserved: the devices and the carved RAM" {
 	fake_kernel
-	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --nvme-cmb 1024 \
+	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --nvme-cmb 1024 \
 		--soft-reserved 512M --device-reserved 512M "$T/build" "$T/initrd" true
 	# --mem stays the guest's RAM: 2 GiB, plus the carved 1 GiB above 4 GiB.
 	for a in " -m 3072M," " -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 " \
@@ -462,23 +462,23 @@ fake_kernel() {
 	done
 	[ -f "$T/vm/nvme.img" ] && [ "$(stat -c %s "$T/vm/nvme.img")" -eq $((64 << 20)) ]
 	# One range alone starts at 4 GiB.
-	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run --mem 3G --device-reserved 1G "$T/build" "$T/initrd" true
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --mem 3G --device-reserved 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *" memmap=1024M%0x100000000-1+2"* ]] && [[ "$output" != *0xefffffff* ]]
 	# Nothing without the options.
-	run -0 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --dry-run "$T/build" "$T/initrd" true
+	run -0 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run "$T/build" "$T/initrd" true
 	[[ "$output" != *nvme* ]] && [[ "$output" != *memmap=* ]]
 	# Bad values, and layouts q35 cannot give.
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --nvme-cmb 3 "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --nvme-cmb 3 "$T/build" "$T/initrd" true
 	[[ "$output" == *"power of two of 2 or more"* ]]
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --nvme-cmb 1 "$T/build" "$T/initrd" true
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --soft-reserved 100M "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --nvme-cmb 1 "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --soft-reserved 100M "$T/build" "$T/initrd" true
 	[[ "$output" == *"multiples of 128M"* ]]
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --device-reserved 256M "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --device-reserved 256M "$T/build" "$T/initrd" true
 	[[ "$output" == *"512M or more"* ]]
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --soft-reserved 256M "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --soft-reserved 256M "$T/build" "$T/initrd" true
 	[[ "$output" == *"2816M"* ]]
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --mem 1G --soft-reserved 2G "$T/build" "$T/initrd" true
-	run -2 env MZ_VM_DIR="$T/vm" "$H/vm.sh" --accel tcg --numa --soft-reserved 1G "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --mem 1G --soft-reserved 2G "$T/build" "$T/initrd" true
+	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --numa --soft-reserved 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *"do not go with --numa"* ]]
 }
 
@@ -489,19 +489,19 @@ fake_kernel() {
 	echo kvm >"$MZ_CACHE/accel-probe/$sum"
 	# /dev/null stands in for a usable KVM device.
 	MZ_ACCEL=auto MZ_KVM_DEV=/dev/null run -0 --separate-stderr \
-		"$H/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+		"$H/vm/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" == *" -accel kvm -cpu host "* ]]
 	[[ "$stderr" == *"cached KVM probe for this kernel: kvm"* ]]
 	MZ_ACCEL=tcg MZ_KVM_DEV=/dev/null run -0 --separate-stderr \
-		"$H/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+		"$H/vm/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" == *" -accel tcg -cpu max "* ]]
 	[[ "$stderr" != *probe* ]]
 	# --accel wins over MZ_ACCEL, and nothing is probed.
 	MZ_ACCEL=auto MZ_KVM_DEV=/dev/null run -0 --separate-stderr \
-		"$H/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+		"$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" == *" -accel tcg "* ]]
 	[[ "$stderr" != *probe* ]]
-	MZ_ACCEL=fast run -1 "$H/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	MZ_ACCEL=fast run -1 "$H/vm/vm.sh" --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" == *"MZ_ACCEL=fast: not auto, kvm or tcg"* ]]
 }
 
@@ -550,7 +550,7 @@ stub_tools() {
 
 @test "initramfs.sh: not a built kernel" {
 	mkdir -p "$T/empty"
-	run -1 "$H/initramfs.sh" "$T/empty" "$T/out.cpio.gz"
+	run -1 "$H/vm/initramfs.sh" "$T/empty" "$T/out.cpio.gz"
 	[[ "$output" == *"not a built kernel"* ]]
 }
 
@@ -559,7 +559,7 @@ stub_tools() {
 	mkdir -p "$T/extra"
 	echo hello >"$T/extra/hello.txt"
 	cp "$(command -v jq)" "$T/extra/jq"
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" \
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/extra" \
 		--add "$ROOT/harness/lib.sh:/opt/" "$T/build" "$T/out.cpio.gz"
 	[ "$output" = "$T/out.cpio.gz" ]
 	zcat "$T/out.cpio.gz" | cpio -t --quiet >"$T/list"
@@ -588,33 +588,33 @@ stub_tools() {
 	fake_build
 	mkdir -p "$T/extra"
 	echo one >"$T/extra/a.txt"
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made $T/out.cpio.gz"* ]]
 	[ -s "$T/out.cpio.gz.stamp" ]
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
 	[ "$output" = "$T/out.cpio.gz" ]
 	[[ "$stderr" == *"reusing $T/out.cpio.gz (its inputs are unchanged)"* ]]
 	# An added file's contents, its mode, a module, another --add: remade.
 	stamp() { cat "$T/out.cpio.gz.stamp"; }
 	s0=$(stamp)
 	echo two >"$T/extra/a.txt"
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made $T/out.cpio.gz"* ]]
 	zcat "$T/out.cpio.gz" | cpio -i --quiet --to-stdout mz/extra/a.txt >"$T/a"
 	[ "$(cat "$T/a")" = two ]
 	s1=$(stamp) && [ "$s1" != "$s0" ]
 	chmod +x "$T/extra/a.txt"
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made "* ]]
 	s2=$(stamp) && [ "$s2" != "$s1" ]
 	echo mod >"$T/build/modroot/lib/modules/0.0.1-fake/kernel/x.ko"
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/extra" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made "* ]]
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made "* ]]
 	# A missing archive is made even when its stamp matches.
 	rm "$T/out.cpio.gz"
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made "* ]] && [ -s "$T/out.cpio.gz" ]
 }
 
@@ -729,14 +729,44 @@ stub_tools() {
 	[[ "$output" == *"no test /mz/tests/nosuchtest"* ]]
 }
 
+@test "floors: every script sources ../lib.sh and runs no script of a higher floor" {
+	# The floors' order, bottom first, is docs/developing.md's table.
+	python3 - "$ROOT" <<'PY'
+import glob, os, re, sys
+root = sys.argv[1]
+text = open(f"{root}/docs/developing.md").read()
+table = text.split("## The harness, floor by floor", 1)[1].split("\n## ", 1)[0]
+order = re.findall(r"^\| `harness/([a-z]+)/` \|", table, re.M)
+assert order[0] == "series" and order[-1] == "check", order
+rank = {f: i for i, f in enumerate(order)}
+peers = {"matrix", "bench", "peers"}  # one rank: they do not run each other
+for f in peers:
+    rank[f] = rank["matrix"]
+bad = []
+for path in sorted(glob.glob(f"{root}/harness/*/*.sh") + glob.glob(f"{root}/harness/*/*.py")):
+    floor = path.split("/")[-2]
+    code = [l for l in open(path) if not l.lstrip().startswith("#")]
+    if path.endswith(".sh") and '. "$(dirname "$0")/../lib.sh"\n' not in code:
+        bad.append(f"{path}: does not source ../lib.sh")
+    for line in code:
+        for callee in re.findall(r"(?:harness|\$H)/([a-z]+)/[a-z0-9-]+\.(?:sh|py)", line):
+            if callee not in rank:
+                bad.append(f"{path}: runs a script of no floor: {line.strip()}")
+            elif rank[callee] > rank[floor] or (callee != floor and {callee, floor} <= peers):
+                bad.append(f"{path} ({floor}) runs {callee}: {line.strip()}")
+assert not bad, "\n".join(bad)
+print(order)
+PY
+}
+
 @test "lib.sh only defines: it runs no harness script, and every cache folder is in its layout" {
 	# Outside comments, lib.sh names no harness/*.sh to run (callers run
 	# tree.sh, kvm-probe.sh and the others themselves).
 	# shellcheck disable=SC2016 # a regexp matching a literal $
-	run grep -nE '^[^#]*(\$MZ_ROOT/harness|\$H)/[a-z0-9-]+\.sh' "$H/lib.sh"
+	run grep -nE '^[^#]*(\$MZ_ROOT/harness|\$H)(/[a-z]+)?/[a-z0-9-]+\.sh' "$H/lib.sh"
 	[ "$status" -eq 1 ] || { echo "lib.sh runs: $output"; false; }
 	# No script spells a folder of the cache: they use lib.sh's layout.
-	run grep -nE '\$\{?MZ_CACHE\}?/' "$H"/*.sh
+	run grep -nE '\$\{?MZ_CACHE\}?/' "$H"/*.sh "$H"/*/*.sh
 	bad=$(grep -vE '^[^:]*/lib\.sh:[0-9]+:' <<<"$output" || true)
 	[ -z "$bad" ] || { echo "spelled outside lib.sh: $bad"; false; }
 }

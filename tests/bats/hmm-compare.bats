@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# harness/hmm-compare.sh's verdict (make check-hmm-base) on fake runs:
+# harness/peers/hmm-compare.sh's verdict (make check-hmm-base) on fake runs:
 # the cases and the kernel warnings of base 7.3.4 and of the series.
 #
 #   bats tests/bats/hmm-compare.bats
@@ -49,7 +49,7 @@ console() {
 		"skip hmm.hmm_device_private.compound"
 	console base mm/memremap.c:158 memremap_pages mm/memremap.c:158 memremap_pages
 	console series mm/memremap.c:339 memremap_pages
-	run -0 "$H/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
+	run -0 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
 	[[ "$output" == *"base: warnings: mm/memremap.c:memremap_pages() (2x)"* ]]
 	[[ "$output" == *"series: warnings: mm/memremap.c:memremap_pages() (1x)"* ]]
 	[[ "$output" == *"passes every hmm-tests case base 7.3.4 passes"* ]]
@@ -62,28 +62,28 @@ console() {
 	run_out series "fail hmm.hmm_device_coherent.open_close" "pass hmm.hmm_device_private.open_close"
 	console base
 	console series
-	run -1 "$H/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
+	run -1 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
 	[[ "$output" == *"pass on base, not on the series: hmm.hmm_device_coherent.open_close"* ]]
 	[[ "$output" == *"differs from base 7.3.4"* ]]
 
 	run_out series "pass hmm.hmm_device_coherent.open_close" "pass hmm.hmm_device_private.open_close"
 	console series mm/mm_init.c:1234 memmap_init_zone_device
-	run -1 "$H/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
+	run -1 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
 	[[ "$output" == *"warnings on the series only: mm/mm_init.c:memmap_init_zone_device()"* ]]
 
 	# A run without totals (the guest died) fails too.
 	console series
 	sed -i '/^totals:/d' "$T/runs/series.out"
-	run -1 "$H/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
+	run -1 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
 	[[ "$output" == *"series: hmm-tests printed no totals"* ]]
 }
 
 @test "hmm-compare.sh: argument errors and missing runs" {
-	run -2 "$H/hmm-compare.sh" --bogus
+	run -2 "$H/peers/hmm-compare.sh" --bogus
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/hmm-compare.sh" --compare
-	run -1 "$H/hmm-compare.sh" --compare "$T/runs"
+	run -2 "$H/peers/hmm-compare.sh" --compare
+	run -1 "$H/peers/hmm-compare.sh" --compare "$T/runs"
 	[[ "$output" == *"no base.out in it"* ]]
-	run -1 "$H/hmm-compare.sh" --variant nosuch
+	run -1 "$H/peers/hmm-compare.sh" --variant nosuch
 	[[ "$output" == *"unknown variant 'nosuch'"* ]]
 }

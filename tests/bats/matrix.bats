@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of harness/matrix.sh and harness/ktap-count.awk.  The VM tests use
+# Tests of harness/matrix/matrix.sh and harness/matrix/ktap-count.awk.  The VM tests use
 # the kernel in MZ_TEST_BUILD for every variant (matrix.sh --build) and run
 # the small guest tests of tests/guest/ (--add) instead of the kselftest
 # target (--guest-test); without MZ_TEST_BUILD they are skipped.
@@ -26,14 +26,14 @@ need_vm() {
 # matrix ARGS...: matrix.sh on the kernel in MZ_TEST_BUILD, with the
 # harness's guest test fixtures in the initramfs.
 matrix() {
-	"$H/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" "$@"
+	"$H/matrix/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" "$@"
 }
 
 # skip_cells BUILD VARIANT: fake-skip's no-parameter and off cells of
 # VARIANT on the kernel in BUILD, which fail; in cells each group's
 # "PARAM GROUP UNEXPECTED-SKIPS", comma-separated.
 skip_cells() {
-	run "$H/matrix.sh" --build "$1" --add "$ROOT/tests/guest:/mz/tests" \
+	run "$H/matrix/matrix.sh" --build "$1" --add "$ROOT/tests/guest:/mz/tests" \
 		--guest-test fake-skip --variants "$2" --params none,off --timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
 	cells=$(jq -r --arg v "$2" '[.[] | select(.variant == $v) |
@@ -41,7 +41,7 @@ skip_cells() {
 }
 
 @test "ktap-count.awk: counts per group, top-level failures count" {
-	run awk -f "$H/ktap-count.awk" <<'EOF2'
+	run awk -f "$H/matrix/ktap-count.awk" <<'EOF2'
 # selftests: memmap_init: memmap_controls.sh
 # TAP version 13
 # ok 1 a
@@ -67,7 +67,7 @@ EOF2
 }
 
 @test "ktap-count.awk -v list=skips: each skip with its group and reason" {
-	run awk -v list=skips -f "$H/ktap-count.awk" <<'EOF2'
+	run awk -v list=skips -f "$H/matrix/ktap-count.awk" <<'EOF2'
 # selftests: memmap_init: memmap_controls.sh
 # ok 1 a
 # # b: skipped: no nvdimm
@@ -86,31 +86,31 @@ EOF2
 }
 
 @test "matrix.sh: argument errors" {
-	run -2 "$H/matrix.sh" --bogus
-	run -1 "$H/matrix.sh" --variants nosuch
+	run -2 "$H/matrix/matrix.sh" --bogus
+	run -1 "$H/matrix/matrix.sh" --variants nosuch
 	[[ "$output" == *"unknown variant 'nosuch'"* ]]
-	run -1 "$H/matrix.sh" --params off,maybe
+	run -1 "$H/matrix/matrix.sh" --params off,maybe
 	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
-	run -1 "$H/matrix.sh" --jobs 0
+	run -1 "$H/matrix/matrix.sh" --jobs 0
 	[[ "$output" == *"--jobs must be a positive number"* ]]
-	run -1 "$H/matrix.sh" --variants stream-y:none+maybe
+	run -1 "$H/matrix/matrix.sh" --variants stream-y:none+maybe
 	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
-	run -1 "$H/matrix.sh" --variants stream-y:
+	run -1 "$H/matrix/matrix.sh" --variants stream-y:
 	[[ "$output" == *"variant 'stream-y': empty boot parameter list after ':'"* ]]
-	run -1 "$H/matrix.sh" --variants stream-y,stream-y:on
+	run -1 "$H/matrix/matrix.sh" --variants stream-y,stream-y:on
 	[[ "$output" == *"variant 'stream-y' given twice"* ]]
-	run -1 "$H/matrix.sh" --variants :on
+	run -1 "$H/matrix/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
-	run -1 "$H/matrix.sh" --params none,safer
+	run -1 "$H/matrix/matrix.sh" --params none,safer
 	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa, threads, distro)"* ]]
-	run -1 "$H/matrix.sh" --boot-timeout 0
+	run -1 "$H/matrix/matrix.sh" --boot-timeout 0
 	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
-	run -2 "$H/matrix.sh" --append
-	run -1 "$H/matrix.sh" --build "$BATS_TEST_TMPDIR/nosuch"
+	run -2 "$H/matrix/matrix.sh" --append
+	run -1 "$H/matrix/matrix.sh" --build "$BATS_TEST_TMPDIR/nosuch"
 	[[ "$output" == *"--build $BATS_TEST_TMPDIR/nosuch: no arch/x86/boot/bzImage in it"* ]]
-	run -1 "$H/matrix.sh" --guest-test '../x'
+	run -1 "$H/matrix/matrix.sh" --guest-test '../x'
 	[[ "$output" == *"--guest-test '../x': not a test name"* ]]
-	run -2 "$H/matrix.sh" --add
+	run -2 "$H/matrix/matrix.sh" --add
 }
 
 @test "matrix.sh: VARIANT:P1+P2 runs that variant with those parameters only" {
@@ -131,21 +131,21 @@ EOF2
 	nobuild=$BATS_TEST_TMPDIR/nobuild
 	mkdir -p "$nobuild/arch/x86/boot" && : >"$nobuild/arch/x86/boot/bzImage"
 	echo precious >"$L/notes.txt"
-	run -2 "$H/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
+	run -2 "$H/matrix/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
 	[[ "$output" == *"--logs $L holds files matrix.sh did not write"* ]]
 	[ "$(cat "$L/notes.txt")" = precious ]
 	echo file >"$BATS_TEST_TMPDIR/file"
-	run -2 "$H/matrix.sh" --logs "$BATS_TEST_TMPDIR/file"
+	run -2 "$H/matrix/matrix.sh" --logs "$BATS_TEST_TMPDIR/file"
 	[[ "$output" == *"is not a directory"* ]]
 	[ "$(cat "$BATS_TEST_TMPDIR/file")" = file ]
 	# With the marker a previous run leaves (or only per-cell files), it
 	# is emptied; here the run then stops at the missing kernel.
 	: >"$L/.mz-matrix-logs"
-	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
+	run -1 "$H/matrix/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
 	[[ "$output" == *"making the initramfs for stream-y failed"* ]]
 	[ ! -e "$L/notes.txt" ] && [ -f "$L/.mz-matrix-logs" ]
 	rm -rf "$L" && mkdir -p "$L" && echo 0 >"$L/stream-y.none.rc"
-	run -1 "$H/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
+	run -1 "$H/matrix/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
 	[ ! -e "$L/stream-y.none.rc" ]
 }
 
@@ -188,7 +188,7 @@ EOF2
 	need_vm
 	# matrix.sh itself in the background, not the matrix function: the
 	# test kills that PID.
-	"$H/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" \
+	"$H/matrix/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" \
 		--guest-test hang --variants stream-y --params none \
 		--timeout 600 --summary "$SUMMARY" >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
 	pid=$!
@@ -251,7 +251,7 @@ EOF2
 	[[ "$output" == *"stream-n with off: FAIL, 1 passed, 0 failed, 2 skipped (1 unexpected)"* ]]
 	[[ "$output" == *"unexpected skip in controls: namespace accepts 'on' (kernel built without CONFIG_MEMMAP_STREAMING)"* ]]
 	# The expected ones are listed with matrix-skips.txt's reasons.
-	[[ "$output" == *"Expected skips (harness/matrix-skips.txt), all cells:"* ]]
+	[[ "$output" == *"Expected skips (harness/matrix/matrix-skips.txt), all cells:"* ]]
 	[[ "$output" == *"     1  the hmm-tests peer suite runs in the no-parameter cell of each variant"* ]]
 	[[ "$output" == *"2 cells, 2 failed"* ]]
 }
@@ -332,6 +332,6 @@ EOF2
 	grep -q 'hang: sleeping forever' "$L/stream-y.on.log"
 	[[ "$output" == *"Guests that stalled before their test started and were booted again:"*"stream-y with on: $L/stream-y.on.stall.log"* ]]
 	[[ "$output" == *"stream-y on: FAIL (guest exit 75: "*"the guest stalled during boot"* ]]
-	rerun="rerun: harness/matrix.sh --variants stream-y:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --build $MZ_TEST_BUILD --guest-test true --add $ROOT/tests/guest:/mz/tests --logs $MZ_LOGS/matrix-rerun"
+	rerun="rerun: harness/matrix/matrix.sh --variants stream-y:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --build $MZ_TEST_BUILD --guest-test true --add $ROOT/tests/guest:/mz/tests --logs $MZ_LOGS/matrix-rerun"
 	[[ "$output" == *"$rerun"* ]]
 }

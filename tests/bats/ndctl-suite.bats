@@ -11,7 +11,7 @@
 #
 #   bats tests/bats/ndctl-suite.bats
 #
-# The whole suite in guests is make check-ndctl (harness/check-ndctl.sh).
+# The whole suite in guests is make check-ndctl (harness/peers/check-ndctl.sh).
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
@@ -141,7 +141,7 @@ runs() {
 }
 
 compare() {
-	"$H/ndctl-compare.sh" --runs "$1" --names "$T/logs/names.txt" --expect "$T/expect" --logs "$T/logs"
+	"$H/peers/ndctl-compare.sh" --runs "$1" --names "$T/logs/names.txt" --expect "$T/expect" --logs "$T/logs"
 }
 
 @test "ndctl-compare.sh: the series as base, base as expected: passes, table and JSON" {
@@ -212,9 +212,9 @@ compare() {
 }
 
 @test "ndctl-compare.sh, check-ndctl.sh, build-nfit-test.sh: argument and input errors" {
-	run -2 "$H/ndctl-compare.sh"
+	run -2 "$H/peers/ndctl-compare.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/ndctl-compare.sh" --runs base,bogus --names x --expect x --logs x
+	run -2 "$H/peers/ndctl-compare.sh" --runs base,bogus --names x --expect x --logs x
 	runs base:a=pass,b=skip,c=fail
 	printf 'a maybe why\n' >"$T/expect"
 	run -1 compare base
@@ -222,23 +222,23 @@ compare() {
 	printf 'a fail\n' >"$T/expect"
 	run -1 compare base
 	[[ "$output" == *"a: no reason given"* ]]
-	run -1 "$H/ndctl-compare.sh" --runs off --names "$T/logs/names.txt" --expect "$T/expect" --logs "$T/logs"
+	run -1 "$H/peers/ndctl-compare.sh" --runs off --names "$T/logs/names.txt" --expect "$T/expect" --logs "$T/logs"
 	[[ "$output" == *"off.out: no such file (run off did not run)"* ]]
-	run -2 "$H/check-ndctl.sh" --runs base,sometimes
+	run -2 "$H/peers/check-ndctl.sh" --runs base,sometimes
 	[[ "$output" == *"unknown run 'sometimes'"* ]]
-	run -2 "$H/check-ndctl.sh" --suites ndctl
-	run -2 "$H/check-ndctl.sh" --multiplier 0
-	run -2 "$H/check-ndctl.sh" --only 'a b'
-	run -2 "$H/check-ndctl.sh" extra
-	run -1 "$H/check-ndctl.sh" --expect "$T/none"
+	run -2 "$H/peers/check-ndctl.sh" --suites ndctl
+	run -2 "$H/peers/check-ndctl.sh" --multiplier 0
+	run -2 "$H/peers/check-ndctl.sh" --only 'a b'
+	run -2 "$H/peers/check-ndctl.sh" extra
+	run -1 "$H/peers/check-ndctl.sh" --expect "$T/none"
 	[[ "$output" == *"--expect $T/none: no such file"* ]]
-	run -1 "$H/check-ndctl.sh" --series-build "$T"
+	run -1 "$H/peers/check-ndctl.sh" --series-build "$T"
 	[[ "$output" == *"--series-build $T: not a finished build-kernel.sh build"* ]]
-	run -2 "$H/build-nfit-test.sh"
+	run -2 "$H/build/build-nfit-test.sh"
 	mkdir -p "$T/notbuilt"
-	run -1 "$H/build-nfit-test.sh" "$T/notbuilt"
+	run -1 "$H/build/build-nfit-test.sh" "$T/notbuilt"
 	[[ "$output" == *"holds no finished kernel build"* ]]
-	run -2 "$H/build-ndctl.sh" --bogus
+	run -2 "$H/build/build-ndctl.sh" --bogus
 }
 
 @test "build-nfit-test.sh: a kernel without libnvdimm as a module is refused, naming the variant" {
@@ -247,7 +247,7 @@ compare() {
 	echo abc >"$T/build/.mz-built"
 	ln -s "$T/src" "$T/build/source"
 	printf 'CONFIG_LIBNVDIMM=y\n' >"$T/build/.config"
-	run -1 "$H/build-nfit-test.sh" "$T/build"
+	run -1 "$H/build/build-nfit-test.sh" "$T/build"
 	[[ "$output" == *"does not have CONFIG_LIBNVDIMM=m"*"Kconfig.fragments/nfit.config"* ]]
 }
 
@@ -256,7 +256,7 @@ compare() {
 	echo 'fake kernel' >"$T/build/arch/x86/boot/bzImage"
 	: >"$T/initrd"
 	export MZ_VM_DIR=$T/vm
-	run -0 --separate-stderr "$H/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 8G \
+	run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 2 --nvdimm-size 8G \
 		--label-size 2M --nvdimm-align 1G --mem 12G "$T/build" "$T/initrd" true
 	for i in 0 1; do
 		a=" -object memory-backend-file,id=mem$i,share=on,mem-path=$T/vm/nvdimm$i.img,size=8390656K,align=1G "
@@ -266,10 +266,10 @@ compare() {
 	done
 	# Room for both, their labels and alignment: 12G + 2 x (8G + 2M + 1G) + 1G.
 	[[ "$output" == *" -m 12288M,slots=4,maxmem=31748M "* ]]
-	run -2 "$H/vm.sh" --accel tcg --label-size 100K "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --label-size 100K "$T/build" "$T/initrd" true
 	[[ "$output" == *"multiple of 128K"* ]]
-	run -2 "$H/vm.sh" --accel tcg --label-size 2G "$T/build" "$T/initrd" true
-	run -2 "$H/vm.sh" --accel tcg --nvdimm-align 4K "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --label-size 2G "$T/build" "$T/initrd" true
+	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-align 4K "$T/build" "$T/initrd" true
 }
 
 # A fake build directory and kernel tree, enough for initramfs.sh.
@@ -284,7 +284,7 @@ fake_build() {
 @test "initramfs.sh --add over a busybox applet replaces the link, never the host's busybox" {
 	fake_build
 	before=$(sha256sum </usr/bin/busybox)
-	run -0 --separate-stderr "$H/initramfs.sh" --add "$(command -v dd):/usr/bin/dd" \
+	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$(command -v dd):/usr/bin/dd" \
 		--add "$(command -v sort):/usr/bin/" "$T/build" "$T/out.cpio.gz"
 	[ "$(sha256sum </usr/bin/busybox)" = "$before" ]
 	mkdir "$T/x" && (cd "$T/x" && zcat "$T/out.cpio.gz" | cpio -id --quiet usr/bin/dd usr/bin/sort)
@@ -308,12 +308,12 @@ fake_build() {
 	}
 	for where in kernel extra; do
 		printf 'override dummy * %s\n' "$where" >"$T/nfit.conf"
-		run -0 --separate-stderr "$H/initramfs.sh" --depmod-conf "$T/nfit.conf" "$T/build" "$T/out.cpio.gz"
+		run -0 --separate-stderr "$H/vm/initramfs.sh" --depmod-conf "$T/nfit.conf" "$T/build" "$T/out.cpio.gz"
 		dep
 		cmp "$T/x/etc/depmod.d/nfit.conf" "$T/nfit.conf"
 		grep -qx "$where/dummy.ko:" "$T/x/usr/lib/modules/0.0.1-fake/modules.dep"
 	done
-	run -1 "$H/initramfs.sh" --depmod-conf "$T/none" "$T/build" "$T/out.cpio.gz"
+	run -1 "$H/vm/initramfs.sh" --depmod-conf "$T/none" "$T/build" "$T/out.cpio.gz"
 	[[ "$output" == *"--depmod-conf $T/none: no such file"* ]]
 }
 
@@ -321,10 +321,10 @@ fake_build() {
 	printf 'CONFIG_LIBNVDIMM=m\nCONFIG_A=y\n' >"$T/config"
 	printf 'CONFIG_LIBNVDIMM=y\nCONFIG_A=y\n' >"$T/base"
 	printf 'CONFIG_LIBNVDIMM=m\n' >"$T/nfit"
-	run -0 "$H/verify-config.sh" "$T/config" "$T/base" "$T/nfit"
-	run -1 "$H/verify-config.sh" "$T/config" "$T/nfit" "$T/base"
+	run -0 "$H/build/verify-config.sh" "$T/config" "$T/base" "$T/nfit"
+	run -1 "$H/build/verify-config.sh" "$T/config" "$T/nfit" "$T/base"
 	[[ "$output" == *"CONFIG_LIBNVDIMM=y (got: CONFIG_LIBNVDIMM=m)"* ]]
 	printf '# CONFIG_A is not set\n' >"$T/off"
-	run -1 "$H/verify-config.sh" "$T/config" "$T/base" "$T/off"
+	run -1 "$H/build/verify-config.sh" "$T/config" "$T/base" "$T/off"
 	[[ "$output" == *"CONFIG_A=n (got: CONFIG_A=y)"* ]]
 }

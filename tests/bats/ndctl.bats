@@ -65,16 +65,16 @@ fake_release() {
 nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 
 @test "fetch-ndctl.sh, ndctl-tree.sh, build-ndctl.sh: argument errors" {
-	run -2 "$ROOT/harness/fetch-ndctl.sh" extra
-	run -2 "$ROOT/harness/ndctl-tree.sh" bogus
-	run -2 "$ROOT/harness/ndctl-tree.sh" apply extra
-	run -2 "$ROOT/harness/build-ndctl.sh" extra
-	run -2 "$ROOT/harness/check-ndctl-base.sh" extra
+	run -2 "$ROOT/harness/series/fetch-ndctl.sh" extra
+	run -2 "$ROOT/harness/series/ndctl-tree.sh" bogus
+	run -2 "$ROOT/harness/series/ndctl-tree.sh" apply extra
+	run -2 "$ROOT/harness/build/build-ndctl.sh" extra
+	run -2 "$ROOT/harness/peers/check-ndctl-base.sh" extra
 }
 
 @test "fetch-ndctl.sh: checksum mismatch is a one-line error, nothing extracted" {
 	echo 'not a tarball' >"$T/ndctl_81.orig.tar.gz"
-	MZ_NDCTL_TARBALL=$T/ndctl_81.orig.tar.gz run -1 "$ROOT/harness/fetch-ndctl.sh"
+	MZ_NDCTL_TARBALL=$T/ndctl_81.orig.tar.gz run -1 "$ROOT/harness/series/fetch-ndctl.sh"
 	[ "$(grep -c 'error:' <<<"$output")" -eq 1 ]
 	grep -q '^fetch-ndctl.sh: error: checksum mismatch for .*ndctl_81.orig.tar.gz: got ' <<<"$output"
 	[ ! -e "$MZ_CACHE/src/ndctl-81" ]
@@ -85,31 +85,31 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	printf "project('ndctl', 'c',\n  version : '80',\n)\n" >"$T/rel/ndctl-80/meson.build"
 	tar -C "$T/rel" -czf "$T/other.tar.gz" ndctl-80
 	MZ_NDCTL_TARBALL=$T/other.tar.gz MZ_NDCTL_SHA256=$(sha256sum "$T/other.tar.gz" | cut -d' ' -f1) \
-		run -1 "$ROOT/harness/fetch-ndctl.sh"
+		run -1 "$ROOT/harness/series/fetch-ndctl.sh"
 	[[ "$output" == *"is not ndctl 81's source"* ]]
 	[ ! -e "$MZ_CACHE/src/ndctl-81" ]
 }
 
 @test "ndctl-tree.sh: the release as a tagged base, the series on it, then up to date" {
 	fake_release
-	run -0 --separate-stderr "$P/harness/ndctl-tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/ndctl-tree.sh" apply
 	[ "$output" = "$MZ_NDCTL_TREE" ]
 	[[ "$stderr" == *"applied 2 patches on ndctl-v81-base"* ]]
 	[ "$(nd rev-list --count ndctl-v81-base..series)" -eq 2 ]
 	[ "$(nd log -1 --format=%s)" = "ndctl: Add streaming" ]
 	[ "$(cat "$MZ_NDCTL_TREE/ndctl/streaming.c")" = 'int streaming;' ]
 	[ ! -e "$MZ_NDCTL_TREE/.mz-extracted" ]
-	run -0 --separate-stderr "$P/harness/ndctl-tree.sh"
+	run -0 --separate-stderr "$P/harness/series/ndctl-tree.sh"
 	[[ "$stderr" == *"up to date with patches/ndctl (2 patches)"* ]]
 }
 
 @test "ndctl-tree.sh export: a new commit becomes a patch with ndctl's prefix" {
 	fake_release
-	"$P/harness/ndctl-tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/ndctl-tree.sh" apply >/dev/null 2>&1
 	printf 'int streaming = 1;\n' >"$MZ_NDCTL_TREE/ndctl/streaming.c"
 	nd commit -q -am "ndctl: Stream by default"
 	nd config branch.series.description "$(printf 'ndctl: a test series\n\nIts cover letter.')"
-	run -0 --separate-stderr "$P/harness/ndctl-tree.sh" export
+	run -0 --separate-stderr "$P/harness/series/ndctl-tree.sh" export
 	[[ "$stderr" == *"exported 3 ndctl patches"* ]]
 	[ "$(grep -vc '^#' "$P/patches/ndctl/series")" -eq 3 ]
 	grep -q '^Subject: \[ndctl PATCH 3/3\] ndctl: Stream by default' "$P"/patches/ndctl/0003-*.patch
@@ -117,30 +117,30 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	# The kernel series is not touched.
 	[ -z "$(git -C "$P" status --porcelain -- patches/ ':!patches/ndctl')" ]
 	# The exported series is what the tree has: apply finds it up to date.
-	run -0 --separate-stderr "$P/harness/ndctl-tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/ndctl-tree.sh" apply
 	[[ "$stderr" == *"up to date with patches/ndctl (3 patches)"* ]]
 }
 
 @test "ndctl-tree.sh: refuses to overwrite commits that were never exported" {
 	fake_release
-	"$P/harness/ndctl-tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/ndctl-tree.sh" apply >/dev/null 2>&1
 	printf 'int streaming = 2;\n' >"$MZ_NDCTL_TREE/ndctl/streaming.c"
 	nd commit -q -am "ndctl: not exported"
 	# patches/ndctl changes (another patch): apply would rebuild the branch.
 	git -C "$P" rm -q "$(ls "$P"/patches/ndctl/0002-*.patch)"
 	sed -i '/^0002-/d' "$P/patches/ndctl/series"
-	run -1 "$P/harness/ndctl-tree.sh" apply
+	run -1 "$P/harness/series/ndctl-tree.sh" apply
 	[[ "$output" == *"has commits that patches/ndctl does not have"* ]]
 	[ "$(nd log -1 --format=%s)" = "ndctl: not exported" ]
-	MZ_FORCE=1 run -0 "$P/harness/ndctl-tree.sh" apply
+	MZ_FORCE=1 run -0 "$P/harness/series/ndctl-tree.sh" apply
 	[ "$(nd rev-list --count ndctl-v81-base..series)" -eq 1 ]
 }
 
 @test "build-ndctl.sh: the series builds on ndctl 81 into a root whose ndctl has the option" {
 	[ -f "$REAL_TARBALL" ] ||
-		skip "no $REAL_TARBALL: run harness/fetch-ndctl.sh (make ndctl) first"
+		skip "no $REAL_TARBALL: run harness/series/fetch-ndctl.sh (make ndctl) first"
 	export MZ_NDCTL_TARBALL=$REAL_TARBALL
-	run -0 --separate-stderr "$ROOT/harness/build-ndctl.sh"
+	run -0 --separate-stderr "$ROOT/harness/build/build-ndctl.sh"
 	R=$output
 	[ "$R" = "$MZ_CACHE/build/ndctl-root" ]
 	[ -x "$R/usr/bin/ndctl" ] && [ -x "$R/usr/bin/daxctl" ]
@@ -170,10 +170,10 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	chmod +x "$T/root/usr/bin/ndctl" "$T/root/usr/bin/daxctl"
 	echo 'patched libndctl' >"$T/root/usr/lib/x86_64-linux-gnu/libndctl.so.6.99.0"
 	ln -s libndctl.so.6.99.0 "$T/root/usr/lib/x86_64-linux-gnu/libndctl.so.6"
-	run -1 "$ROOT/harness/initramfs.sh" --ndctl "$T/build" "$T/build" "$T/out.cpio.gz"
+	run -1 "$ROOT/harness/vm/initramfs.sh" --ndctl "$T/build" "$T/build" "$T/out.cpio.gz"
 	[[ "$output" == *"--ndctl $T/build: no usr/bin/ndctl in it"* ]]
-	run -0 --separate-stderr "$ROOT/harness/initramfs.sh" "$T/build" "$T/distro.cpio.gz"
-	run -0 --separate-stderr "$ROOT/harness/initramfs.sh" --ndctl "$T/root" "$T/build" "$T/out.cpio.gz"
+	run -0 --separate-stderr "$ROOT/harness/vm/initramfs.sh" "$T/build" "$T/distro.cpio.gz"
+	run -0 --separate-stderr "$ROOT/harness/vm/initramfs.sh" --ndctl "$T/root" "$T/build" "$T/out.cpio.gz"
 	[ "$(cat "$T/out.cpio.gz.stamp")" != "$(cat "$T/distro.cpio.gz.stamp")" ]
 	mkdir "$T/x" && (cd "$T/x" && zcat "$T/out.cpio.gz" | cpio -id --quiet)
 	cmp "$T/x/usr/bin/ndctl" "$T/root/usr/bin/ndctl"
@@ -185,7 +185,7 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 }
 
 @test "matrix.sh --ndctl: a directory that is not an install root is refused" {
-	run -1 "$ROOT/harness/matrix.sh" --ndctl "$T" --variants stream-y:none
+	run -1 "$ROOT/harness/matrix/matrix.sh" --ndctl "$T" --variants stream-y:none
 	[[ "$output" == *"--ndctl $T: no usr/bin/ndctl in it"* ]]
-	run -2 "$ROOT/harness/matrix.sh" --ndctl
+	run -2 "$ROOT/harness/matrix/matrix.sh" --ndctl
 }

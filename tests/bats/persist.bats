@@ -29,11 +29,11 @@ setup() {
 }
 
 @test "a namespace's memmap_streaming choice survives a reboot (on and off, fsdax and devdax)" {
-	run --separate-stderr "$H/vm.sh" --nvdimms 2 --timeout 600 --log "$T/set.log" \
+	run --separate-stderr "$H/vm/vm.sh" --nvdimms 2 --timeout 600 --log "$T/set.log" \
 		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- persist set
 	echo "$output"
 	[ "$status" -eq 0 ] || { echo "$stderr"; tail -n 40 "$T/set.log"; false; }
-	run --separate-stderr "$H/vm.sh" --nvdimms 2 --keep-nvdimm --timeout 600 --log "$T/check.log" \
+	run --separate-stderr "$H/vm/vm.sh" --nvdimms 2 --keep-nvdimm --timeout 600 --log "$T/check.log" \
 		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- persist check
 	echo "$output"
 	[ "$status" -eq 0 ] || { echo "$stderr"; tail -n 40 "$T/check.log"; false; }

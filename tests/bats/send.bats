@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of harness/send-prep.sh (make send-prep, send-prep-threads,
+# Tests of harness/series/send-prep.sh (make send-prep, send-prep-threads,
 # send-prep-ndctl): the copy of patches/ (of its follow-up series
 # patches/threads/, and of patches/ndctl/ on the ndctl tree of
-# harness/ndctl-tree.sh) prepared for git send-email.
+# harness/series/ndctl-tree.sh) prepared for git send-email.
 #
 #   bats tests/bats/send.bats
 #   MZ_PATCHES=/path/to/patches bats tests/bats/send.bats   # another series
@@ -12,7 +12,7 @@
 # The sender is a throwaway identity in a temporary gitconfig
 # (GIT_CONFIG_GLOBAL; the system gitconfig is ignored).  send-prep.sh runs
 # once per file, with MZ_CACHE in the file's temporary directory; the
-# tests then read its output.  Needs the kernel tree of harness/tree.sh
+# tests then read its output.  Needs the kernel tree of harness/series/tree.sh
 # (MZ_TREE, default ~/.cache/memmap-zone-device/linux), which 'make check'
 # makes before the bats step; without it those tests are skipped.  About
 # 2 minutes (a checkout of the kernel tree, checkpatch on every patch).
@@ -39,7 +39,7 @@ setup_file() {
 	if git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$TAG" >/dev/null 2>&1; then
 		rc=0
 		MZ_PATCHES=$PATCHES GIT_CONFIG_GLOBAL=$SENDER_CONFIG GIT_CONFIG_NOSYSTEM=1 MZ_CACHE=$SEND_CACHE \
-			MZ_LOGS=$SEND_CACHE/logs "$H/send-prep.sh" "$SEND_OUT" \
+			MZ_LOGS=$SEND_CACHE/logs "$H/series/send-prep.sh" "$SEND_OUT" \
 			>"$BATS_FILE_TMPDIR/send.out" 2>"$BATS_FILE_TMPDIR/send.err" || rc=$?
 		echo "$rc" >"$BATS_FILE_TMPDIR/send.rc"
 	fi
@@ -55,7 +55,7 @@ setup() {
 # The run of setup_file: skip without a kernel tree, fail if it failed.
 need_prepared() {
 	[ -f "$BATS_FILE_TMPDIR/send.rc" ] ||
-		skip "no kernel tree at $MZ_TREE (tag $TAG): run harness/tree.sh"
+		skip "no kernel tree at $MZ_TREE (tag $TAG): run harness/series/tree.sh"
 	if [ "$(cat "$BATS_FILE_TMPDIR/send.rc")" != 0 ]; then
 		cat "$BATS_FILE_TMPDIR/send.err" >&2
 		false
@@ -81,15 +81,15 @@ trailers() {
 ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 
 @test "send-prep.sh: argument errors exit 2 and write nothing" {
-	run -2 "$H/send-prep.sh"
+	run -2 "$H/series/send-prep.sh"
 	[[ "$output" == *usage:* ]]
-	run -2 "$H/send-prep.sh" a b
-	run -2 "$H/send-prep.sh" --help
+	run -2 "$H/series/send-prep.sh" a b
+	run -2 "$H/series/send-prep.sh" --help
 	touch "$T/file"
-	run -2 --separate-stderr "$H/send-prep.sh" "$T/file"
+	run -2 --separate-stderr "$H/series/send-prep.sh" "$T/file"
 	[[ "$stderr" == *"not a directory"* ]]
 	mkdir "$T/busy" && echo keep >"$T/busy/notes.txt"
-	run -2 --separate-stderr "$H/send-prep.sh" "$T/busy"
+	run -2 --separate-stderr "$H/series/send-prep.sh" "$T/busy"
 	[[ "$stderr" == *notes.txt* ]]
 	[ "$(ls "$T/busy")" = notes.txt ]
 	[ ! -e "$MZ_CACHE" ]
@@ -97,7 +97,7 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 
 @test "send-prep.sh: no git identity: clear error, exit 2, OUTDIR not created" {
 	: >"$T/empty.gitconfig"
-	GIT_CONFIG_GLOBAL=$T/empty.gitconfig run -2 --separate-stderr "$H/send-prep.sh" "$T/out"
+	GIT_CONFIG_GLOBAL=$T/empty.gitconfig run -2 --separate-stderr "$H/series/send-prep.sh" "$T/out"
 	[[ "$stderr" == *"no sender identity"* ]]
 	[[ "$stderr" == *"git config --global user.name"* ]]
 	[[ "$stderr" == *"git config --global user.email"* ]]
@@ -105,14 +105,14 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	[ ! -e "$MZ_CACHE" ]
 	# A name without an address is no identity either.
 	printf '[user]\n\tname = Half Set\n' >"$T/half.gitconfig"
-	GIT_CONFIG_GLOBAL=$T/half.gitconfig run -2 --separate-stderr "$H/send-prep.sh" "$T/out"
+	GIT_CONFIG_GLOBAL=$T/half.gitconfig run -2 --separate-stderr "$H/series/send-prep.sh" "$T/out"
 	[[ "$stderr" == *"user.email"* ]]
 	[ ! -e "$T/out" ]
 	# Nor is a placeholder: the sign-off must be a real sender's.
 	for e in memmap-init@example.org dev@example.com x@users.noreply.seed.example \
 		root@localhost me@host.localhost a@b.test a@B.Invalid; do
 		printf '[user]\n\tname = Place Holder\n\temail = %s\n' "$e" >"$T/ph.gitconfig"
-		GIT_CONFIG_GLOBAL=$T/ph.gitconfig run -2 --separate-stderr "$H/send-prep.sh" "$T/out"
+		GIT_CONFIG_GLOBAL=$T/ph.gitconfig run -2 --separate-stderr "$H/series/send-prep.sh" "$T/out"
 		[[ "$stderr" == *"a placeholder"* ]] || { echo "$e: $stderr"; false; }
 		[ ! -e "$T/out" ]
 	done
@@ -195,8 +195,8 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	id=$(headers "$SEND_OUT/0000-cover-letter.patch" | sed -n 's/^Message-I[dD]: //p')
 	[ -n "$id" ]
 	# The body of the cover letter is patches/'s.
-	diff <("$H/cover-letter.sh" extract "$PATCHES/0000-cover-letter.patch") \
-		<("$H/cover-letter.sh" extract "$SEND_OUT/0000-cover-letter.patch")
+	diff <("$H/series/cover-letter.sh" extract "$PATCHES/0000-cover-letter.patch") \
+		<("$H/series/cover-letter.sh" extract "$SEND_OUT/0000-cover-letter.patch")
 	grep -q "^$SENDER_NAME ($n):\$" "$SEND_OUT/0000-cover-letter.patch"
 	for i in "${!prep[@]}"; do
 		headers "$SEND_OUT/${prep[$i]}" | grep -q "^Subject: \[$prefix 0*$((i + 1))/$n\] " ||
@@ -231,7 +231,7 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 		"$PATCHES/${orig[0]}" >"$T/patches/${orig[0]}"
 	run -1 cmp -s "$PATCHES/${orig[0]}" "$T/patches/${orig[0]}"
 	echo "${orig[0]}" >"$T/patches/series"
-	MZ_PATCHES=$T/patches MZ_CACHE=$SEND_CACHE run -1 --separate-stderr "$H/send-prep.sh" "$T/out"
+	MZ_PATCHES=$T/patches MZ_CACHE=$SEND_CACHE run -1 --separate-stderr "$H/series/send-prep.sh" "$T/out"
 	[[ "$stderr" == *"trailing whitespace"* ]]
 	[[ "$stderr" == *"checkpatch --strict reports"* ]]
 	[ ! -e "$T/out" ]
@@ -242,11 +242,11 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	# The kernel tree's get_maintainer.pl and the ndctl tree it applies to.
 	nd=${MZ_NDCTL_TREE:-$(dirname "$MZ_TREE")/ndctl}
 	git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$TAG" >/dev/null 2>&1 ||
-		skip "no kernel tree at $MZ_TREE (tag $TAG): run harness/tree.sh"
+		skip "no kernel tree at $MZ_TREE (tag $TAG): run harness/series/tree.sh"
 	git -C "$nd" rev-parse -q --verify refs/tags/ndctl-v81-base >/dev/null 2>&1 ||
-		skip "no ndctl tree at $nd: run harness/ndctl-tree.sh"
+		skip "no ndctl tree at $nd: run harness/series/ndctl-tree.sh"
 	n=$(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/ndctl/series")
-	MZ_NDCTL_TREE=$nd MZ_TREE=$MZ_TREE run -0 --separate-stderr "$H/send-prep.sh" --ndctl "$T/nd"
+	MZ_NDCTL_TREE=$nd MZ_TREE=$MZ_TREE run -0 --separate-stderr "$H/series/send-prep.sh" --ndctl "$T/nd"
 	[ "$output" = "git send-email --to=nvdimm@lists.linux.dev $T/nd/*.patch" ]
 	[ "$(find "$T/nd" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
 	headers "$T/nd/0000-cover-letter.patch" | grep -q "^Subject: \[ndctl PATCH 0/$n\] "
@@ -270,7 +270,7 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	[ -f "$th/series" ] || { echo "no $th/series: the follow-up series is missing"; false; }
 	n=$(grep -cvE '^[[:space:]]*(#|$)' "$th/series")
 	npre=${#orig[@]}
-	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/send-prep.sh" --threads "$T/th"
+	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --threads "$T/th"
 	[[ "$stderr" == *"applied the $npre patches of $PATCHES it applies on (not sent)"* ]]
 	[ "$(find "$T/th" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
 	headers "$T/th/0000-cover-letter.patch" | grep '^Subject:' |

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of harness/tree.sh, harness/export.sh and harness/check-mirror.sh
+# Tests of harness/series/tree.sh, harness/series/export.sh and harness/series/check-mirror.sh
 # on a small fake kernel: a directory whose Makefile answers kernelversion
 # with 7.3.4, given as LINUX_SRC, and a temporary copy of the project
 # (harness/, a 2-patch series made against the fake kernel in patches/,
@@ -57,7 +57,7 @@ setup() {
 tree() { git -C "$MZ_TREE" "$@"; }
 
 @test "tree.sh: applies the series on a base commit, then finds it up to date" {
-	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[ "$output" = "$MZ_TREE" ]
 	[[ "$stderr" == *"copying base from LINUX_SRC=$T/ksrc (Linux 7.3.4)"* ]]
 	[[ "$stderr" == *"applied 2 patches on v7.3.4-base"* ]]
@@ -68,24 +68,24 @@ tree() { git -C "$MZ_TREE" "$@"; }
 		cmp "$T/gen/$f" "$MZ_TREE/$f"
 	done
 	[ -z "$(tree status --porcelain)" ]
-	run -0 --separate-stderr "$P/harness/tree.sh"
+	run -0 --separate-stderr "$P/harness/series/tree.sh"
 	[[ "$stderr" == *"tree is up to date with patches/ (2 patches)"* ]]
 }
 
 @test "tree.sh: a LINUX_SRC that is not 7.3.y is refused" {
 	printf 'kernelversion:\n\t@echo 7.4.0\n' >"$T/ksrc/Makefile"
-	run -1 "$P/harness/tree.sh" apply
+	run -1 "$P/harness/series/tree.sh" apply
 	[[ "$output" == *"is Linux 7.4.0; this series targets 7.3.y"* ]]
 	[ ! -e "$MZ_TREE" ]
 }
 
 @test "check-mirror.sh: passes, then names each hand edit of the mirror" {
-	run -0 "$P/harness/check-mirror.sh"
+	run -0 "$P/harness/series/check-mirror.sh"
 	[[ "$output" == *"mirror matches the series: 2 patches, 3 files"* ]]
 	echo '/* edited by hand */' >>"$P/mm/page.c"
 	echo extra >"$P/mm/extra.c"
 	rm "$P/include/linux/page_new.h"
-	run -1 "$P/harness/check-mirror.sh"
+	run -1 "$P/harness/series/check-mirror.sh"
 	[[ "$output" == *"differs from the series: mm/page.c"* ]]
 	[[ "$output" == *"in the mirror but not touched by the series: mm/extra.c"* ]]
 	[[ "$output" == *"missing from the mirror: include/linux/page_new.h"* ]]
@@ -96,14 +96,14 @@ tree() { git -C "$MZ_TREE" "$@"; }
 }
 
 @test "export.sh: regenerates patches/ and the mirror from a new commit" {
-	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
 	mkdir -p "$MZ_TREE/drivers/dax"
 	printf 'int dax_probe(void);\n' >"$MZ_TREE/drivers/dax/probe.c"
 	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
 	tree rm -q include/linux/page_new.h
 	tree add -A && tree commit -q --author="Series Author <series@localhost>" \
 		-m "mm: drain, a dax probe, no new header"
-	run -0 "$P/harness/export.sh"
+	run -0 "$P/harness/series/export.sh"
 	# The cover letter is from the series' author, not the committer.
 	grep -qx 'From: Series Author <series@localhost>' "$P/patches/0000-cover-letter.patch"
 	[[ "$output" == *"exported 3 patches and 3 mirrored files"* ]]
@@ -115,41 +115,41 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	done
 	# A file the series no longer touches leaves the mirror.
 	[ ! -e "$P/include/linux/page_new.h" ]
-	run -0 "$P/harness/check-mirror.sh"
+	run -0 "$P/harness/series/check-mirror.sh"
 	[[ "$output" == *"mirror matches the series: 3 patches, 3 files"* ]]
-	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"up to date"* ]]
 }
 
 @test "export.sh: refuses a path outside the mirrored directories and changes nothing" {
-	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
 	mkdir -p "$MZ_TREE/scripts"
 	printf 'echo hi\n' >"$MZ_TREE/scripts/hello.sh"
 	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
 	tree add -A && tree commit -q -m "scripts: hello, mm: drain"
 	before=$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)
-	run -1 --separate-stderr "$P/harness/export.sh"
+	run -1 --separate-stderr "$P/harness/series/export.sh"
 	[[ "$stderr" == *"touches scripts/hello.sh, outside the mirrored directories"* ]]
 	[ "$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
 }
 
 @test "tree.sh: refuses to overwrite commits that were never exported" {
-	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
 	echo '/* unexported work */' >>"$MZ_TREE/mm/page.c"
 	tree commit -q -am "wip: unexported"
 	head=$(tree rev-parse HEAD)
-	run -1 "$P/harness/tree.sh" apply
+	run -1 "$P/harness/series/tree.sh" apply
 	[[ "$output" == *"has commits that patches/ does not have; run 'make export'"* ]]
 	[ "$(tree rev-parse HEAD)" = "$head" ]
 	# Uncommitted changes are refused too.
 	tree reset -q --hard HEAD~1
 	echo '/* uncommitted */' >>"$MZ_TREE/mm/page.c"
 	touch "$P/patches/series" && echo '# changed' >>"$P/patches/series"
-	run -1 "$P/harness/tree.sh" apply
+	run -1 "$P/harness/series/tree.sh" apply
 	[[ "$output" == *"has uncommitted changes"* ]]
 	grep -q uncommitted "$MZ_TREE/mm/page.c"
 	# MZ_FORCE=1 discards them.
-	MZ_FORCE=1 run -0 "$P/harness/tree.sh" apply
+	MZ_FORCE=1 run -0 "$P/harness/series/tree.sh" apply
 	[ "$(tree rev-list --count v7.3.4-base..series)" -eq 2 ]
 	cmp "$T/gen/mm/page.c" "$MZ_TREE/mm/page.c"
 }
@@ -160,7 +160,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	flock -s "$MZ_TREE.lock" sleep 3 3>&- &
 	sleep 0.5
 	SECONDS=0
-	run -0 "$P/harness/tree.sh" apply
+	run -0 "$P/harness/series/tree.sh" apply
 	[ "$SECONDS" -ge 2 ]
 	[[ "$output" == *"waiting for the builds using $MZ_TREE to finish before updating it"* ]]
 	wait
@@ -168,14 +168,14 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	flock -s "$MZ_TREE.lock" sleep 3 3>&- &
 	sleep 0.5
 	SECONDS=0
-	run -0 "$P/harness/tree.sh" apply
+	run -0 "$P/harness/series/tree.sh" apply
 	[ "$SECONDS" -lt 2 ]
 	[[ "$output" != *waiting* ]]
 	wait
 }
 
 @test "export.sh, tree.sh: a follow-up series after branch opt-in goes to patches/threads/ and back" {
-	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
 	# The first series ends at opt-in; one commit of the follow-up after it.
 	tree branch opt-in series
 	tree config branch.opt-in.description "$(printf 'mm: the opt-in series\n\nIts cover.')"
@@ -184,7 +184,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	# letter's shortlog heading too.
 	tree commit -q -am "sched: helpers" --author="memmap tree <tree@localhost>"
 	tree config branch.series.description "$(printf 'mm: the threads series\n\nApplies on the opt-in series.')"
-	run -0 "$P/harness/export.sh"
+	run -0 "$P/harness/series/export.sh"
 	[[ "$output" == *"exported 3 patches (2 in patches/, 1 in patches/threads/) and 4 mirrored files"* ]]
 	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]
 	[ "$(grep -v '^#' "$P/patches/threads/series")" = 0001-sched-helpers.patch ]
@@ -192,63 +192,63 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	grep -q '^Subject: \[PATCH v11 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH v11 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"
 	cmp "$MZ_TREE/kernel/sched.c" "$P/kernel/sched.c"
-	run -0 "$P/harness/check-mirror.sh"
+	run -0 "$P/harness/series/check-mirror.sh"
 	[[ "$output" == *"mirror matches the series: 3 patches, 4 files"* ]]
 	# A fresh tree from patches/ has both series, and opt-in where it was,
 	# with each cover letter's text on its branch.
 	opt=$(tree rev-parse opt-in)
 	rm -rf "$MZ_TREE"
-	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"applied 3 patches on v7.3.4-base"* ]]
 	[ "$(tree log --format=%s -1 opt-in)" = "mm: a pfn field and a new header" ]
 	[ "$(tree rev-parse opt-in)" = "$opt" ]
 	[ "$(tree log --format=%s -1 series)" = "sched: helpers" ]
 	[ "$(tree config branch.opt-in.description | head -n 1)" = "mm: the opt-in series" ]
 	[ "$(tree config branch.series.description | head -n 1)" = "mm: the threads series" ]
-	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"up to date with patches/ (3 patches)"* ]]
 	# Exported again from that tree, the cover letters are the same:
 	# the description tree.sh took from each stops at its shortlog.
 	cp -r "$P/patches" "$T/before"
-	run -0 "$P/harness/export.sh"
+	run -0 "$P/harness/series/export.sh"
 	for f in 0000-cover-letter.patch threads/0000-cover-letter.patch; do
 		diff <(grep -v '^Date: ' "$T/before/$f") <(grep -v '^Date: ' "$P/patches/$f")
 	done
 	# The follow-up is part of the stamp: a change to it alone re-applies.
 	echo '# edited' >>"$P/patches/threads/series"
-	run -0 --separate-stderr "$P/harness/tree.sh" apply
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"applied 3 patches on v7.3.4-base"* ]]
 }
 
 @test "export.sh: an opt-in branch that is not part of series is refused and nothing changes" {
-	"$P/harness/tree.sh" apply >/dev/null 2>&1
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
 	tree branch opt-in series
 	tree reset -q --hard HEAD~1
 	tree commit -q --allow-empty -m "mm: elsewhere"
 	before=$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)
-	run -1 --separate-stderr "$P/harness/export.sh"
+	run -1 --separate-stderr "$P/harness/series/export.sh"
 	[[ "$stderr" == *"branch opt-in is not part of branch series; rebase with --update-refs"* ]]
 	[ "$(cd "$P" && find patches mm include -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
 }
 
 @test "tree.sh first: a worktree at the first series' end, moved when it moves; refused without a follow-up" {
 	# No follow-up series: no opt-in branch, nothing to check out.
-	run -1 --separate-stderr "$P/harness/tree.sh" first
+	run -1 --separate-stderr "$P/harness/series/tree.sh" first
 	[[ "$stderr" == *"the tree has no opt-in branch: patches/ has no follow-up series (threads/)"* ]]
 	[ ! -e "$MZ_TREE-first" ]
 	# A follow-up series after opt-in, exported and applied again.
 	tree branch opt-in series
 	printf 'int sched(void);\nint sched_helpers(void);\n' >"$MZ_TREE/kernel/sched.c"
 	tree commit -q -am "sched: helpers" --author="memmap tree <tree@localhost>"
-	"$P/harness/export.sh" >/dev/null
-	run -0 --separate-stderr "$P/harness/tree.sh" first
+	"$P/harness/series/export.sh" >/dev/null
+	run -0 --separate-stderr "$P/harness/series/tree.sh" first
 	[ "$output" = "$MZ_TREE-first" ]
 	[[ "$stderr" == *"checking out the first series (opt-in) into $MZ_TREE-first"* ]]
 	[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(tree rev-parse opt-in)" ]
 	# The first series' files, without the follow-up's change.
 	cmp "$T/gen/mm/page.c" "$MZ_TREE-first/mm/page.c"
 	cmp "$T/ksrc/kernel/sched.c" "$MZ_TREE-first/kernel/sched.c"
-	run -0 --separate-stderr "$P/harness/tree.sh" first
+	run -0 --separate-stderr "$P/harness/series/tree.sh" first
 	[[ "$stderr" != *"checking out"* ]] && [[ "$stderr" != *"moving"* ]]
 	# A new end of the first series moves the worktree there.
 	tree checkout -q opt-in
@@ -256,8 +256,8 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	tree commit -q -am "mm: template fast path, again" --author="memmap tree <tree@localhost>"
 	tree checkout -q series
 	tree rebase -q --onto opt-in opt-in~1 series
-	"$P/harness/export.sh" >/dev/null
-	run -0 --separate-stderr "$P/harness/tree.sh" first
+	"$P/harness/series/export.sh" >/dev/null
+	run -0 --separate-stderr "$P/harness/series/tree.sh" first
 	[[ "$stderr" == *"moving $MZ_TREE-first to the first series' new end (opt-in)"* ]]
 	[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(tree rev-parse opt-in)" ]
 	grep -q template2 "$MZ_TREE-first/mm/page.c"

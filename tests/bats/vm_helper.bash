@@ -10,7 +10,7 @@
 mz_vm_initramfs() {
 	export MZ_TEST_INITRAMFS=$BATS_FILE_TMPDIR/initramfs.cpio.gz
 	if [ -n "${MZ_TEST_BUILD:-}" ] && [ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
-		"$H/initramfs.sh" "$@" "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" \
+		"$H/vm/initramfs.sh" "$@" "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" \
 			>/dev/null 2>"$BATS_FILE_TMPDIR/initramfs.err" || true
 	fi
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-selftests.sh BUILD_DIR OUTDIR: build the memmap_init kselftest
+# target, its test module included, against the configured and built
+# kernel in BUILD_DIR (see build-kernel.sh), and install a kselftest tree
+# in OUTDIR:
+#
+#   OUTDIR/run_kselftest.sh, kselftest/, kselftest-list.txt
+#   OUTDIR/memmap_init/          the scripts, helpers, config, settings
+#   OUTDIR/memmap_init/test_modules/test_memmap_digest.ko
+#   OUTDIR/mm/hmm-tests          the upstream hmm-tests binary, for the
+#                                opt-in peer suite (memmap_hmm_peer.sh)
+#
+# with, in the kernel tree MZ_KSRC (default: the tree 'tree.sh apply'
+# prints),
+#   make -C tools/testing/selftests TARGETS=memmap_init O=WORK KDIR=BUILD_DIR \
+#        KSFT_INSTALL_PATH=OUTDIR install
+# and, for hmm-tests alone (not the whole mm target), the kernel's UAPI
+# headers installed into WORK and
+#   make -C tools/testing/selftests/mm OUTPUT=WORK/mm WORK/mm/hmm-tests
+# WORK is $MZ_SELFTESTS/NAME-TREE (NAME: BUILD_DIR's last component,
+# TREE: a hash of MZ_KSRC's path: make decides by timestamps, so binaries
+# built from another tree must not look up to date).
+# OUTDIR is emptied first.  The test module is built in the kernel tree's
+# memmap_init/test_modules (as livepatch's are), so builds take a lock and
+# clean it up afterwards.
+#
+# Put the tree in the initramfs and run it:
+#   initramfs.sh --add OUTDIR:/mz/kselftest BUILD_DIR initramfs.cpio.gz
+#   vm.sh --label-nvdimm 1G BUILD_DIR initramfs.cpio.gz -- kselftest memmap_init devs [hmm]
+# (devs: the tests may destroy the guest's NVDIMMs; without it they touch none)
+#
+# Prints OUTDIR on stdout.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} BUILD_DIR OUTDIR" >&2
+	exit 2
+}
+[ $# -eq 2 ] || usage
+case "$1$2" in -*) usage ;; esac
+[ -d "$1" ] || die "no such build directory: $1"
+build=$(cd "$1" && pwd)
+
+need_tool make make
+need_tool gcc gcc
+need_tool rsync rsync
+need_tool flock util-linux
+mz_module_build "$build"
+
+ksrc=${MZ_KSRC:-}
+if [ -z "$ksrc" ]; then
+	ksrc=$("$MZ_ROOT/harness/series/tree.sh" apply)
+fi
+ksrc=$(cd "$ksrc" && pwd)
+st=$ksrc/tools/testing/selftests
+[ -f "$st/memmap_init/Makefile" ] ||
+	die "$st/memmap_init missing: MZ_KSRC=$ksrc has no memmap_init selftests"
+
+name=$(basename "$build")
+work=$MZ_SELFTESTS/$name-$(printf %s "$ksrc" | sha256sum | cut -c1-8)
+log=$MZ_LOGS/selftests-$name.log
+mkdir -p "$work" "$MZ_LOGS" "$2"
+out=$(cd "$2" && pwd)
+case "$out" in /|"$HOME"|"$ksrc"*|"$build") die "refusing to empty $out" ;; esac
+find "$out" -mindepth 1 -delete
+
+exec 8>"$MZ_SELFTESTS.lock"
+flock 8
+start=$(date +%s)
+: >"$log"
+cc=$(mz_cc)
+
+# run DESC CMD...: run CMD (mz_run: logged with its command line), stop
+# on failure with the log's tail.
+run() {
+	local desc=$1
+	shift
+	if ! mz_run "$log" "$@"; then
+		tail -n 30 "$log" >&2
+		die "$desc failed; full log: $log"
+	fi
+}
+
+cleanup_mods() {
+	mz_run "$log" make -C "$st/memmap_init/test_modules" KDIR="$build" clean 2>/dev/null || true
+}
+trap cleanup_mods EXIT
+
+info "building memmap_init selftests against $build from $ksrc (log: $log)"
+run "memmap_init build" make -C "$st" TARGETS=memmap_init O="$work" KDIR="$build" \
+	KSFT_INSTALL_PATH="$out" HOSTCC="$cc" install
+if grep -E 'warning:' "$log" >&2; then
+	die "the memmap_init build has warnings; full log: $log"
+fi
+ko=$out/memmap_init/test_modules/test_memmap_digest.ko
+[ -f "$ko" ] || die "build finished but $ko is missing; see $log"
+grep -qx 'memmap_init:memmap_controls.sh' "$out/kselftest-list.txt" ||
+	die "$out/kselftest-list.txt does not list memmap_init; see $log"
+
+# hmm-tests needs the UAPI headers of this kernel (test_hmm_uapi.h comes
+# from lib/ directly).  Both steps are best effort: the peer suite skips
+# without the binary.
+hdr=$work/headers
+mkdir -p "$work/mm"
+if mz_run "$log" make -C "$ksrc" O="$work/headers-build" INSTALL_HDR_PATH="$hdr" \
+	headers_install &&
+	mz_run "$log" make -C "$st/mm" OUTPUT="$work/mm" KHDR_INCLUDES="-isystem $hdr/include" \
+		"$work/mm/hmm-tests"; then
+	mkdir -p "$out/mm"
+	cp "$work/mm/hmm-tests" "$out/mm/hmm-tests"
+else
+	warn "could not build hmm-tests (see $log); memmap_hmm_peer.sh will skip"
+fi
+
+info "installed the memmap_init kselftests in $out in $(mz_since "$start") s"
+echo "$out"

@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-series.sh: the checks a maintainer runs on the series itself.
+#
+#   check-series.sh [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]
+#                   (default: all)
+#
+#   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-y build
+#                (build-kernel.sh's output; check.sh passes the one it
+#                built), instead of running build-kernel.sh stream-y
+#
+#   checkpatch  scripts/checkpatch.pl --strict on every patch of patches/
+#               and of its follow-up series patches/threads/: no output but
+#               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
+#               also on the ndctl series in patches/ndctl/ (--no-tree)
+#   bisect      every patch of both series builds on its own with the
+#               stream-y config
+#               (incremental builds in one O= directory, one per commit);
+#               MZ_BISECT_FROM=REV (a revision of the tree, e.g. opt-in)
+#               starts from REV's build instead of the base and builds
+#               only the patches after it: a patch early in the first
+#               series changes headers that most of the kernel includes,
+#               so the whole run takes hours where the follow-up series
+#               alone takes minutes
+#   sparse      make C=2 on the C files the series touches, base vs series:
+#               no new sparse warnings
+#   arm64       the objects the series touches compile for arm64 (Debian's
+#               cross gcc) through the generic memcpy_nontemporal() fallback
+#   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
+#   codegen     in mm/mm_init.o of the stream-y build, the template
+#               copies are inline MOVNTI or plain word stores, never a
+#               string instruction or a call, and the streaming stores
+#               are drained where the series says (harness/build/codegen-check.sh)
+#
+# Uses the tree made by harness/series/tree.sh; builds go to $MZ_BUILD/check-*.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2
+	exit 2
+}
+prebuilt=
+if [ "${1:-}" = --build ]; then
+	[ $# -ge 2 ] || usage
+	prebuilt=$2
+	shift 2
+	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh stream-y output directory)"
+fi
+what=${1:-all}
+case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *) usage ;; esac
+[ $# -le 1 ] || usage
+
+tree=$("$MZ_ROOT/harness/series/tree.sh" apply)
+g() { git -C "$tree" "$@"; }
+export ARCH=x86_64
+cc=$(mz_cc)
+jobs=$MZ_JOBS
+mkdir -p "$MZ_LOGS"
+
+# MZ_PATCHES: check the series in this directory instead of patches/.
+checkpatch() {
+	local p out bad=0 dir plist n
+	dir=$(cd "$MZ_PATCHES" && pwd) || die "no patches directory $MZ_PATCHES"
+	[ -f "$dir/series" ] || die "$dir/series missing"
+	# The series and its follow-up (threads/).
+	mz_stack_patches plist "$dir"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		# From inside the kernel tree; see mz_checkpatch in lib.sh.
+		out=$(mz_checkpatch "$tree" "$dir/$p")
+		if [ -n "$out" ]; then
+			printf '%s:\n%s\n' "$p" "$out" >&2
+			bad=1
+		fi
+	done
+	# The companion ndctl series follows the kernel's coding style
+	# (ndctl's CONTRIBUTING.md); ndctl is not a kernel tree: --no-tree.
+	n=${#plist[@]}
+	mz_series_patches plist "$dir/ndctl"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		out=$(mz_checkpatch "$tree" "$dir/ndctl/$p" --no-tree)
+		if [ -n "$out" ]; then
+			printf 'ndctl/%s:\n%s\n' "$p" "$out" >&2
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above"
+	info "checkpatch --strict: clean on every patch ($n kernel, ${#plist[@]} ndctl)"
+}
+
+# A worktree that can move between commits without touching the main tree.
+worktree() {
+	local wt=$MZ_CHECK_TREE
+	if [ ! -f "$wt/Makefile" ]; then
+		g worktree prune
+		g worktree add -q --detach "$wt" "$MZ_BASE_TAG" >&2
+	fi
+	echo "$wt"
+}
+
+bisect() {
+	local wt out c n=0 subj from=${MZ_BISECT_FROM:-$MZ_BASE_TAG}
+	g rev-parse -q --verify "$from^{commit}" >/dev/null ||
+		die "MZ_BISECT_FROM=$from: no such revision in $tree"
+	g merge-base --is-ancestor "$from" series ||
+		die "MZ_BISECT_FROM=$from: not a commit of the series branch"
+	wt=$(worktree)
+	out=$MZ_BUILD/check-bisect
+	git -C "$wt" checkout -q --detach "$MZ_BASE_TAG"
+	: >"$MZ_LOGS/check-bisect.log"
+	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
+		kernel/configs/tiny.config arch/x86/configs/tiny.config \
+		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/stream-y.config"
+	# From a revision past the base: that revision's own build first,
+	# the ground the next patches build on.
+	[ "$(g rev-parse "$from")" = "$(g rev-parse "$MZ_BASE_TAG")" ] || {
+		info "building $from first ($(g log -1 --format=%s "$from"))"
+		git -C "$wt" checkout -q --detach "$from"
+		mz_run "$MZ_LOGS/check-bisect.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
+			olddefconfig bzImage modules ||
+			die "$from does not build; see $MZ_LOGS/check-bisect.log"
+		n=$(g rev-list --count "$MZ_BASE_TAG..$from")
+	}
+	for c in $(g rev-list --reverse "$from"..series); do
+		n=$((n + 1))
+		subj=$(g log -1 --format=%s "$c")
+		info "building patch $n: $subj"
+		git -C "$wt" checkout -q --detach "$c"
+		mz_run "$MZ_LOGS/check-bisect.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
+			olddefconfig bzImage modules ||
+			die "patch $n ($subj) does not build; see $MZ_LOGS/check-bisect.log"
+		if grep -q 'warning:' <(sed -n '/CC/!p' "$MZ_LOGS/check-bisect.log" | grep -E '^(mm|drivers|lib|arch|include)/' || true); then
+			warn "patch $n: compiler warnings in $MZ_LOGS/check-bisect.log"
+		fi
+	done
+	info "patches $(($(g rev-list --count "$MZ_BASE_TAG..$from") + 1)) to $n build on their own"
+}
+
+sparse_check() {
+	need_tool sparse sparse
+	local wt out files=() f base_w series_w
+	wt=$(worktree)
+	out=$MZ_BUILD/check-sparse
+	mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series -- '*.c')
+	objs=()
+	for f in "${files[@]}"; do
+		case "$f" in tools/*) continue ;; esac
+		objs+=("${f%.c}.o")
+	done
+	run() {
+		git -C "$wt" checkout -q --detach "$1"
+		[ -f "$out/.config" ] || cp "$MZ_BUILD/series-stream-y/.config" "$out/.config"
+		: >"$MZ_LOGS/check-sparse-$2.log"
+		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
+			olddefconfig prepare || die "make prepare failed at $1; see $MZ_LOGS/check-sparse-$2.log"
+		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" C=2 -j"$jobs" "${objs[@]}" ||
+			die "make C=2 failed at $1; see $MZ_LOGS/check-sparse-$2.log"
+		# Kbuild silently drops C= when scripts/checker-valid.sh rejects
+		# the installed sparse (7.3 needs __typeof_unqual__ support).
+		if grep -q 'is not available or not up to date' "$MZ_LOGS/check-sparse-$2.log"; then
+			die "sparse $(sparse --version 2>/dev/null) is too old for this kernel (scripts/checker-valid.sh rejects it), so nothing was checked; install a sparse newer than 0.6.4"
+		fi
+		# Warnings without line numbers, so that moved code compares equal.
+		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$MZ_LOGS/check-sparse-$2.log" |
+			sed 's/:[0-9]*:[0-9]*:/:/' | sort || true
+	}
+	mkdir -p "$out"
+	base_w=$(run "$MZ_BASE_TAG" base)
+	series_w=$(run series series)
+	if new=$(comm -13 <(echo "$base_w") <(echo "$series_w")) && [ -n "$new" ]; then
+		echo "$new" >&2
+		die "sparse: new warnings in files the series touches (above)"
+	fi
+	info "sparse: no new warnings in ${#objs[@]} touched objects ($(grep -c . <<<"$series_w") warnings with the series, $(grep -c . <<<"$base_w") on the base)"
+}
+
+arm64() {
+	need_tool aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+	local wt out objs=(mm/mm_init.o mm/memremap.o lib/test_hmm.o drivers/nvdimm/namespace_devs.o
+		drivers/nvdimm/pmem.o drivers/dax/pmem.o)
+	wt=$(worktree)
+	out=$MZ_BUILD/check-arm64
+	git -C "$wt" checkout -q --detach series
+	: >"$MZ_LOGS/check-arm64.log"
+	ARCH=arm64 mz_merge_config "$wt" "$out" "$MZ_LOGS/check-arm64.log" \
+		"$MZ_ROOT/harness/check/check-fragments/arm64-objects.config"
+	ARCH=arm64 "$MZ_ROOT/harness/build/verify-config.sh" "$out/.config" \
+		"$MZ_ROOT/harness/check/check-fragments/arm64-objects.config" || die "arm64 config lost options"
+	mz_run "$MZ_LOGS/check-arm64.log" make -C "$wt" O="$out" ARCH=arm64 \
+		CROSS_COMPILE=aarch64-linux-gnu- -j"$jobs" W=1 "${objs[@]}" ||
+		die "arm64 build of the touched objects failed; see $MZ_LOGS/check-arm64.log"
+	if grep -E 'warning:' "$MZ_LOGS/check-arm64.log" | grep -E '(mm/mm_init|mm/memremap|test_hmm|namespace_devs|pmem)\.c'; then
+		die "arm64: warnings in touched files (above)"
+	fi
+	info "arm64: ${objs[*]} build without warnings"
+}
+
+nozd() {
+	local wt out objs=(drivers/nvdimm/namespace_devs.o drivers/nvdimm/pmem.o mm/mm_init.o)
+	wt=$(worktree)
+	out=$MZ_BUILD/check-nozd
+	git -C "$wt" checkout -q --detach series
+	: >"$MZ_LOGS/check-nozd.log"
+	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-nozd.log" "$MZ_ROOT/harness/check/check-fragments/nozd-objects.config"
+	"$MZ_ROOT/harness/build/verify-config.sh" "$out/.config" \
+		"$MZ_ROOT/harness/check/check-fragments/nozd-objects.config" || die "!ZONE_DEVICE config lost options"
+	mz_run "$MZ_LOGS/check-nozd.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" W=1 "${objs[@]}" ||
+		die "!CONFIG_ZONE_DEVICE build of the touched objects failed; see $MZ_LOGS/check-nozd.log"
+	info "!CONFIG_ZONE_DEVICE: ${objs[*]} build"
+}
+
+# The code the template copies compile to (harness/build/codegen-check.sh).
+codegen() {
+	local b
+	b=${prebuilt:-$("$MZ_ROOT/harness/build/build-kernel.sh" stream-y)}
+	"$MZ_ROOT/harness/build/codegen-check.sh" "$b/mm/mm_init.o"
+}
+
+case "$what" in
+checkpatch) checkpatch ;;
+codegen) codegen ;;
+nozd) nozd ;;
+bisect) bisect ;;
+sparse) sparse_check ;;
+arm64) arm64 ;;
+all)
+	# Every check runs, each in its own process (a failing one stops only
+	# itself), and the status says whether any failed.
+	failed=()
+	for s in checkpatch codegen bisect sparse arm64 nozd; do
+		info "=== $s"
+		"$0" ${prebuilt:+--build "$prebuilt"} "$s" || failed+=("$s")
+	done
+	[ ${#failed[@]} -eq 0 ] || die "failed: ${failed[*]} (reasons above)"
+	info "all series checks passed" ;;
+esac

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: the project's test command (make check), in order:
+#
+#   deps        harness/deps.sh installs what is missing
+#   lint        shellcheck on the harness and guest scripts
+#   fetch       the base source: download, verify and extract Linux 7.3.4
+#               (~190 MB, harness/series/fetch-base.sh) unless the kernel tree
+#               (harness/series/tree.sh) or LINUX_SRC already gives it
+#   tree        the kernel tree with the series applied (tree.sh), once:
+#               the steps below take it as it is (MZ_TREE_APPLIED)
+#   mirror      patches/ and the kernel-tree mirror agree (check-mirror.sh)
+#   checkpatch  checkpatch.pl --strict is silent on every patch (but for
+#               the Originally-by: tag, see mz_checkpatch in lib.sh), the
+#               ndctl series' included
+#   distro-config  Debian's own 7.3.4 configuration, after olddefconfig on
+#               the series, gets CONFIG_MEMMAP_STREAMING=y (distro-config.sh)
+#   kernel      the series builds (variant stream-y)
+#   kunit       the series' KUnit test of the template copy on x86_64 and
+#               arm64, through kunit.py and QEMU (harness/build/kunit.sh; its
+#               KASAN run is make check-debug's)
+#   ndctl       the companion ndctl series applies to ndctl 81 (fetched
+#               from Debian and verified) and builds (build-ndctl.sh);
+#               the matrix's guests run it
+#   codegen     the template copies compile to what the series promises
+#               (harness/build/codegen-check.sh: inline MOVNTI, the drains)
+#   bats        host-side harness tests, VM tests included
+#   smoke       the guest smoke test: fsdax, devdax, device-private
+#   matrix      the selftests across every variant x boot parameter
+#               (harness/matrix/matrix.sh), unless MZ_CHECK_QUICK=1
+#
+# Every step runs even after a failure; the last line is the plain
+# "N passed, N failed" summary and the exit status is non-zero on any
+# failure.  Logs: $MZ_LOGS.
+set -uo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: ${0##*/}   (see the header; MZ_CHECK_QUICK=1 skips the matrix)" >&2; exit 2; }
+
+passed=0
+failed=0
+failures=()
+step() {
+	local name=$1 start rc
+	shift
+	start=$(date +%s)
+	info "=== $name: $(mz_quote "$@")"
+	"$@"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		info "=== $name: ok ($(mz_since "$start") s)"
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		info "=== $name: FAILED, exit $rc ($(mz_since "$start") s)"
+	fi
+	return "$rc"
+}
+
+H=$MZ_ROOT/harness
+step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+lint() {
+	shellcheck -x "$H"/*.sh "$H"/*/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* "$MZ_ROOT"/guest/bin/* \
+		"$MZ_ROOT"/tests/guest/* &&
+		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/*.bash
+}
+step lint lint
+fetch() {
+	if git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+		info "kernel tree $MZ_TREE already has the base; nothing to fetch"
+	elif [ -n "${LINUX_SRC:-}" ]; then
+		info "the base comes from LINUX_SRC=$LINUX_SRC; nothing to fetch"
+	else
+		"$H/series/fetch-base.sh" >/dev/null
+	fi
+}
+step fetch fetch
+# The kernel tree, applied once here; the steps below take it as it is
+# while patches/ is unchanged (tree.sh apply reads MZ_TREE_APPLIED).
+apply_tree() {
+	"$H/series/tree.sh" apply >/dev/null && MZ_TREE_APPLIED=$(series_stamp) && export MZ_TREE_APPLIED
+}
+step tree apply_tree
+step mirror "$H/series/check-mirror.sh"
+step checkpatch "$H/check/check-series.sh" checkpatch
+step distro-config "$H/build/distro-config.sh"
+
+build=
+kernel() { build=$("$H/build/build-kernel.sh" stream-y); }
+step kernel kernel
+step kunit "$H/build/kunit.sh" x86_64 arm64
+ndctl_root=
+build_ndctl() { ndctl_root=$("$H/build/build-ndctl.sh"); }
+step ndctl build_ndctl
+
+if [ -n "$build" ]; then
+	step codegen "$H/check/check-series.sh" --build "$build" codegen
+	MZ_TEST_BUILD=$build step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
+	smoke() {
+		local initrd=$MZ_INITRAMFS/check-smoke.cpio.gz
+		"$H/vm/initramfs.sh" "$build" "$initrd" >/dev/null &&
+			"$H/vm/vm.sh" --log "$MZ_LOGS/check-smoke.log" "$build" "$initrd" -- smoke
+	}
+	step smoke smoke
+	if [ "$MZ_CHECK_QUICK" != 1 ] && [ -x "$H/matrix/matrix.sh" ]; then
+		if [ -n "$ndctl_root" ]; then
+			step matrix "$H/matrix/matrix.sh" --ndctl "$ndctl_root"
+		else
+			step matrix "$H/matrix/matrix.sh"
+		fi
+	fi
+else
+	step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
+fi
+
+if [ "$failed" -gt 0 ]; then
+	info "failed steps: ${failures[*]} (logs in $MZ_LOGS)"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

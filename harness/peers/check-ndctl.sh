@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-ndctl.sh [options]: the libnvdimm maintainers' own regression suite,
+# ndctl's tests, on base 7.3.4 and on the series, side by side (make
+# check-ndctl).
+#
+#   --runs R,R        which runs (default base,off,on):
+#                       base  unpatched 7.3.4
+#                       off   the series, memmap_streaming=off
+#                       on    the series, memmap_streaming=on
+#   --suites S,S      meson suites (default ndctl:ndctl,ndctl:dax)
+#   --only A+B        only the tests named A and B
+#   --multiplier N    meson's --timeout-multiplier in the guest (default:
+#                     3 under TCG, 1 under KVM)
+#   --timeout S       a guest's whole run (default 5400)
+#   --expect FILE     the expected results on base (default
+#                     harness/peers/ndctl-expect.txt)
+#   --summary FILE    JSON results (default $MZ_RESULTS/ndctl-suite.json)
+#   --logs DIR        guest console logs and outputs (default $MZ_LOGS/ndctl-suite)
+#   --series-build DIR  the series runs boot this finished nfit build
+#                     instead of building one (a mutated kernel, to see the
+#                     comparison fail); nfit_test is built into it
+#
+# What it builds (each step reuses what is current):
+#   - the "nfit" kernel variant (Kconfig.fragments/nfit.config: libnvdimm
+#     and the dax drivers as modules, as tools/testing/nvdimm's
+#     config_check.c demands) for the base tree and for the series
+#     (build-kernel.sh [--base] nfit), and nfit_test from the same tree's
+#     tools/testing/nvdimm (build-nfit-test.sh);
+#   - ndctl 81 with patches/ndctl/ and its tests, -Dtest=enabled
+#     -Ddestructive=enabled -Dkeyutils=enabled (build-ndctl.sh --tests;
+#     the patches change no test: the suite is ndctl 81's);
+#   - an initramfs per kernel with that build at its own path, the test
+#     plan ('meson introspect --tests'), the tools the tests use (jq, fio,
+#     mkfs.xfs, parted, dmsetup, keyctl, trace-cmd, ...: the host's, from
+#     harness/deps.sh)
+#     and ndctl's contrib/nfit_test_depmod.conf.
+#
+# Each run boots one guest (guest/tests/ndctl-suite) laid out as the
+# maintainers' run_qemu lays it out, smaller: two 8 GiB NVDIMMs with 2 MiB
+# label areas, 1 GiB-aligned (ACPI.NFIT, for the destructive tests: the
+# binds that reach memmap_init_zone_device()), 12 GiB of RAM of which
+# memmap=3G!6G,1G!9G makes two legacy e820 pmem regions (the DAX tests),
+# and nfit_test's emulated buses.  The destructive tests destroy the
+# guest's NVDIMMs only: they are files this script gives each guest
+# (vm.sh), nothing of the host's.
+#
+# Fails when a guest did not finish the suite; then ndctl-compare.sh prints
+# the table test x run and fails on any difference from base 7.3.4 (and
+# base's from --expect: a test failing or skipping on base is listed there
+# with its reason).
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [--runs base,off,on] [--suites S,S] [--only A+B] [--multiplier N]" >&2
+	echo "       [--timeout S] [--expect FILE] [--summary FILE] [--logs DIR] [--series-build DIR]" >&2
+	exit 2
+}
+H=$MZ_ROOT/harness
+runs=base,off,on
+suites=ndctl:ndctl,ndctl:dax
+only=
+mult=
+timeout=5400
+expect=$H/peers/ndctl-expect.txt
+summary=$MZ_RESULTS/ndctl-suite.json
+logs=$MZ_LOGS/ndctl-suite
+series_build=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--runs|--suites|--only|--multiplier|--timeout|--expect|--summary|--logs|--series-build)
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--runs) runs=$2 ;;
+		--suites) suites=$2 ;;
+		--only) only=$2 ;;
+		--multiplier) mult=$2 ;;
+		--timeout) timeout=$2 ;;
+		--expect) expect=$2 ;;
+		--summary) summary=$2 ;;
+		--logs) logs=$2 ;;
+		--series-build) series_build=$2 ;;
+		esac
+		shift 2 ;;
+	-h|--help) usage ;;
+	*) usage ;;
+	esac
+done
+IFS=, read -r -a runlist <<<"$runs"
+[ ${#runlist[@]} -gt 0 ] || usage
+for r in "${runlist[@]}"; do
+	case "$r" in base|off|on) ;; *) echo "${0##*/}: unknown run '$r' (base, off, on)" >&2; usage ;; esac
+done
+[[ "$suites" =~ ^[a-z]+:[a-z]+(,[a-z]+:[a-z]+)*$ ]] || { echo "${0##*/}: --suites: S,S like ndctl:ndctl,ndctl:dax" >&2; usage; }
+[ -z "$only" ] || [[ "$only" =~ ^[A-Za-z0-9_.-]+(\+[A-Za-z0-9_.-]+)*$ ]] || usage
+[ -z "$mult" ] || [[ "$mult" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
+[ -f "$expect" ] || die "--expect $expect: no such file"
+if [ -n "$series_build" ] &&
+	{ [ ! -f "$series_build/.mz-built" ] || [ ! -f "$series_build/arch/x86/boot/bzImage" ]; }; then
+	die "--series-build $series_build: not a finished build-kernel.sh build"
+fi
+
+# The tools ndctl's tests run, staged into the guest from this host.
+tools=(jq fio mkfs.xfs xfs_io parted dmsetup keyctl xxd trace-cmd lsblk uuidgen filefrag hexdump
+	fallocate blockdev mountpoint getconf dd sort stat truncate timeout sha256sum seq)
+adds=()
+for t in "${tools[@]}"; do
+	p=$(PATH=$PATH:/usr/sbin:/sbin command -v "$t") ||
+		die "$t is missing on this host; the guests need it for ndctl's tests: run harness/deps.sh"
+	adds+=(--add "$p:/usr/bin/$t")
+done
+
+start=$(date +%s)
+ntests=$("$H/build/build-ndctl.sh" --tests) || die "building ndctl's tests failed"
+ntree=$MZ_NDCTL_TREE
+mkdir -p "$logs" "$(dirname "$summary")"
+plan=$logs/tests.json
+intro=$(meson introspect --tests "$ntests") || die "meson introspect --tests $ntests failed"
+jq -n --arg b "$ntests" --argjson t "$intro" '{builddir: $b, tests: $t}' >"$plan"
+conf=$ntree/contrib/nfit_test_depmod.conf
+[ -f "$conf" ] || die "$conf missing: is $ntree an ndctl tree? (harness/series/ndctl-tree.sh apply)"
+data=$(jq -r '.tests[0].env.DATA_PATH' "$plan")
+[ -d "$data" ] || die "the plan's DATA_PATH $data is not a directory"
+adds+=(--add "$plan:/mz/ndctl/tests.json" --add "$ntests:$ntests" --add "$data:$data")
+# The names of the tests the suites hold, in the plan's order.
+jsuites=$(tr , '\n' <<<"$suites" | jq -R . | jq -s .)
+mapfile -t names < <(jq -r --argjson s "$jsuites" \
+	'.tests[] | select(any(.suite[]; . as $x | $s | index($x))) | .name' "$plan")
+if [ -n "$only" ]; then
+	mapfile -t names < <(printf '%s\n' "${names[@]}" | grep -xF -f <(tr + '\n' <<<"$only") || true)
+fi
+[ ${#names[@]} -gt 0 ] || die "no test of the suites $suites${only:+ named $only} in $plan"
+# The suites not run, with why, for the table and the summary.
+: >"$logs/not-run.txt"
+while read -r suite count; do
+	why="not selected (--suites)"
+	[ "$suite" != ndctl:cxl ] ||
+		why="needs cxl_test (tools/testing/cxl) and a kernel built for CXL, which this guest does not have"
+	printf '%s %s %s\n' "$suite" "$count" "$why" >>"$logs/not-run.txt"
+done < <(jq -r --argjson s "$jsuites" '[.tests[] | select(any(.suite[]; . as $x | $s | index($x)) | not)
+	| .suite[0]] | group_by(.) | .[] | "\(.[0]) \(length)"' "$plan")
+
+declare -A build=() initrd=() accel=()
+for r in "${runlist[@]}"; do
+	k=series
+	[ "$r" != base ] || k=base
+	[ -n "${build[$k]:-}" ] && continue
+	flag=()
+	[ "$k" = series ] || flag=(--base)
+	if [ "$k" = series ] && [ -n "$series_build" ]; then
+		b=$series_build
+	else
+		b=$("$H/build/build-kernel.sh" ${flag[@]+"${flag[@]}"} nfit) || die "building the $k nfit kernel failed"
+	fi
+	"$H/build/build-nfit-test.sh" "$b" >/dev/null || die "building nfit_test for $b failed"
+	i=$MZ_INITRAMFS/ndctl-suite-${b##*/}.cpio.gz
+	ksrc=$(readlink -f "$b/source")
+	MZ_KSRC=$ksrc "$H/vm/initramfs.sh" --depmod-conf "$conf" "${adds[@]}" "$b" "$i" >/dev/null ||
+		die "making the $k initramfs failed"
+	build[$k]=$b initrd[$k]=$i
+	accel[$k]=$("$H/vm/kvm-probe.sh" --accel "$MZ_ACCEL" "$b" "$i") ||
+		die "settling the accelerator for $b failed"
+done
+
+for r in "${runlist[@]}"; do
+	k=series
+	[ "$r" != base ] || k=base
+	m=$mult
+	[ -n "$m" ] || { m=1; [ "${accel[$k]}" = kvm ] || m=3; }
+	# loglevel=5: the kernel's chatter (notices, info) would break the
+	# KTAP lines on the console (warnings still show); the guest prints
+	# the messages of a failed test after it.
+	app="memmap=3G!6G,1G!9G loglevel=5"
+	[ "$r" = base ] || app+=" memmap_streaming=$r"
+	read -r -a gargs <<<"${suites//,/ }"
+	gargs+=("multiplier=$m")
+	[ -z "$only" ] || gargs+=("only=$only")
+	out=$logs/$r.out log=$logs/$r.log
+	info "run $r: ${#names[@]} tests of $suites on the $k kernel (${accel[$k]}, memmap_streaming: ${r/base/none}); log: $log"
+	s=$(date +%s)
+	rc=0
+	"$H/vm/vm.sh" --accel "${accel[$k]}" --timeout "$timeout" --smp 2 --mem 12G \
+		--nvdimms 2 --nvdimm-size 8G --label-size 2M --nvdimm-align 1G \
+		--append "$app" --log "$log" "${build[$k]}" "${initrd[$k]}" -- ndctl-suite "${gargs[@]}" \
+		>"$out" || rc=$?
+	echo "$(mz_since "$s") ${accel[$k]}" >"$logs/$r.info"
+	grep -qE '^# ndctl-suite: totals:' "$out" ||
+		die "run $r: the guest did not finish the suite (vm.sh exit $rc); see $out and $log"
+	info "run $r: $(sed -n 's/^# ndctl-suite: totals: //p' "$out"), $(cut -d' ' -f1 "$logs/$r.info") s with the boot"
+done
+
+printf '%s\n' "${names[@]}" >"$logs/names.txt"
+info "$(mz_since "$start") s in all; the verdict:"
+"$H/peers/ndctl-compare.sh" --runs "$runs" --names "$logs/names.txt" --expect "$expect" \
+	--logs "$logs" --summary "$summary"

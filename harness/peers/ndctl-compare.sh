@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ndctl-compare.sh --runs R,R --names FILE --expect FILE --logs DIR
+#                  [--summary FILE]:
+# the verdict on the ndctl suite runs check-ndctl.sh made.  For each run R
+# (base, off or on) it reads
+#   DIR/R.out    the guest's output (guest/tests/ndctl-suite: KTAP lines
+#                "ok N NAME", "ok N NAME # SKIP", "not ok N NAME ...")
+#   DIR/R.log    the guest's console (kernel report lines are counted)
+#   DIR/R.info   optional: "SECONDS ACCEL" of the run
+# and, optional, DIR/not-run.txt ("SUITE COUNT REASON": suites not run),
+# and FILE of --names, the tests that were to run (one per line).
+#
+# Prints a table test x run (pass, FAIL, skip, "-" no result) to stderr and
+# DIR/table.txt, writes the JSON summary (default DIR/summary.json), and
+# exits 1 naming every difference:
+#   - a test that passes on base does not pass on a series run, or one
+#     skipped on base is not skipped there (the sets of skips differ);
+#   - base's result differs from --expect ("TEST fail|skip REASON" lines;
+#     tests not listed must pass); without a base run, a series run's
+#     result differs from --expect;
+#   - a test has no result in a run;
+#   - a series run has kernel report lines (kernel messages with WARNING:,
+#     BUG:, Oops, Call Trace: or Kernel panic; not the tests' own output)
+#     on its console and base none.
+# A listed test that passes is reported as a stale entry, not a failure.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} --runs R,R --names FILE --expect FILE --logs DIR [--summary FILE]" >&2
+	exit 2
+}
+runs='' namesf='' expect='' logs='' summary=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--runs|--names|--expect|--logs|--summary)
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--runs) runs=$2 ;;
+		--names) namesf=$2 ;;
+		--expect) expect=$2 ;;
+		--logs) logs=$2 ;;
+		--summary) summary=$2 ;;
+		esac
+		shift 2 ;;
+	*) usage ;;
+	esac
+done
+{ [ -n "$runs" ] && [ -n "$namesf" ] && [ -n "$expect" ] && [ -n "$logs" ]; } || usage
+IFS=, read -r -a runlist <<<"$runs"
+for r in "${runlist[@]}"; do
+	case "$r" in base|off|on) ;; *) echo "${0##*/}: unknown run '$r' (base, off, on)" >&2; usage ;; esac
+done
+[ -n "$summary" ] || summary=$logs/summary.json
+for f in "$namesf" "$expect"; do [ -f "$f" ] || die "$f: no such file"; done
+for r in "${runlist[@]}"; do [ -f "$logs/$r.out" ] || die "$logs/$r.out: no such file (run $r did not run)"; done
+mapfile -t names < <(grep -v '^$' "$namesf")
+[ ${#names[@]} -gt 0 ] || die "$namesf names no test"
+
+# The expectations on base.
+declare -A want=() why=()
+while read -r t res reason; do
+	case "$t" in ''|'#'*) continue ;; esac
+	case "$res" in fail|skip) ;; *) die "$expect: '$t $res': the result must be fail or skip" ;; esac
+	[ -n "$reason" ] || die "$expect: $t: no reason given"
+	want[$t]=$res why[$t]=$reason
+done <"$expect"
+expected() { echo "${want[$1]:-pass}"; }
+
+# The results.
+declare -A res=() reports=() secs=() accel=()
+re='^(not )?ok [0-9]+ ([^ ]+)( # SKIP)?'
+for r in "${runlist[@]}"; do
+	while IFS= read -r line; do
+		[[ "$line" =~ $re ]] || continue
+		if [ -n "${BASH_REMATCH[1]}" ]; then
+			res[$r:${BASH_REMATCH[2]}]=fail
+		elif [ -n "${BASH_REMATCH[3]}" ]; then
+			res[$r:${BASH_REMATCH[2]}]=skip
+		else
+			res[$r:${BASH_REMATCH[2]}]=pass
+		fi
+	done <"$logs/$r.out"
+	reports[$r]=0
+	[ ! -f "$logs/$r.log" ] ||
+		reports[$r]=$(grep -cE '^\[ *[0-9]+\.[0-9]+\] .*(WARNING:|BUG:|Oops|Call Trace:|Kernel panic)' \
+			"$logs/$r.log" || true)
+	secs[$r]=0 accel[$r]=unknown
+	if [ -f "$logs/$r.info" ]; then
+		read -r sec acc <"$logs/$r.info"
+		secs[$r]=$sec accel[$r]=$acc
+	fi
+done
+
+problems=()
+have_base=0
+for r in "${runlist[@]}"; do [ "$r" != base ] || have_base=1; done
+for t in "${names[@]}"; do
+	for r in "${runlist[@]}"; do
+		got=${res[$r:$t]:-missing}
+		if [ "$got" = missing ]; then
+			problems+=("$t: no result in run $r")
+			continue
+		fi
+		if [ "$r" = base ] || [ "$have_base" = 0 ]; then
+			w=$(expected "$t")
+			if [ "$got" = "$w" ]; then
+				:
+			elif [ "$w" != pass ] && [ "$got" = pass ]; then
+				warn "$t passes on $r but $expect lists it as '$w' (${why[$t]}): a stale entry?"
+			else
+				problems+=("$t: $got on $r, expected $w${why[$t]:+ (${why[$t]})}")
+			fi
+			continue
+		fi
+		b=${res[base:$t]:-missing}
+		if [ "$b" = pass ] && [ "$got" != pass ]; then
+			problems+=("$t: passes on base, $got on $r")
+		elif [ "$b" = skip ] && [ "$got" != skip ]; then
+			problems+=("$t: skipped on base, $got on $r (the sets of skips differ)")
+		elif [ "$b" = fail ] && [ "$got" = pass ]; then
+			info "$t: fails on base, passes on $r"
+		fi
+	done
+done
+if [ "$have_base" = 1 ]; then
+	for r in "${runlist[@]}"; do
+		if [ "$r" != base ] && [ "${reports[$r]}" -gt 0 ] && [ "${reports[base]}" -eq 0 ]; then
+			problems+=("run $r: ${reports[$r]} kernel report line(s) on the console, base none; see $logs/$r.log")
+		fi
+	done
+fi
+
+{
+	printf '%-24s' test
+	for r in "${runlist[@]}"; do printf ' %-5s' "$r"; done
+	printf '\n'
+	for t in "${names[@]}"; do
+		printf '%-24s' "$t"
+		for r in "${runlist[@]}"; do
+			v=${res[$r:$t]:--}
+			[ "$v" != fail ] || v=FAIL
+			printf ' %-5s' "$v"
+		done
+		if [ -n "${want[$t]:-}" ]; then printf '  expected on base: %s (%s)' "${want[$t]}" "${why[$t]}"; fi
+		printf '\n'
+	done
+	printf '%-24s' seconds
+	for r in "${runlist[@]}"; do printf ' %-5s' "${secs[$r]}"; done
+	printf '\n'
+	if [ -s "$logs/not-run.txt" ]; then
+		while read -r suite count reason; do
+			printf 'not run: suite %s (%s tests): %s\n' "$suite" "$count" "$reason"
+		done <"$logs/not-run.txt"
+	fi
+} | tee "$logs/table.txt" >&2
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+resj=$(for r in "${runlist[@]}"; do
+	for t in "${names[@]}"; do
+		jq -cn --arg run "$r" --arg test "$t" --arg result "${res[$r:$t]:-missing}" \
+			--arg expected "$(expected "$t")" --arg reason "${why[$t]:-}" \
+			'{run: $run, test: $test, result: $result, expected_on_base: $expected, reason: $reason}'
+	done
+done | jq -s .)
+runj=$(for r in "${runlist[@]}"; do
+	jq -cn --arg run "$r" --argjson s "${secs[$r]}" --argjson rep "${reports[$r]}" --arg accel "${accel[$r]}" \
+		'{run: $run, seconds: $s, accel: $accel, kernel_report_lines: $rep}'
+done | jq -s .)
+notj=$(if [ -s "$logs/not-run.txt" ]; then
+	while read -r suite count reason; do
+		jq -cn --arg s "$suite" --argjson n "$count" --arg w "$reason" '{suite: $s, tests: $n, reason: $w}'
+	done <"$logs/not-run.txt"
+fi | jq -s .)
+probj=$(printf '%s\n' ${problems[@]+"${problems[@]}"} | jq -R . | jq -s 'map(select(. != ""))')
+mkdir -p "$(dirname "$summary")"
+jq -n --arg cpu "$cpu" --arg ndctl "$MZ_NDCTL_VERSION" --arg kernel "$MZ_BASE_VERSION" \
+	--argjson runs "$runj" --argjson results "$resj" --argjson problems "$probj" --argjson notrun "$notj" \
+	'{host_cpu: $cpu, ndctl: $ndctl, base_kernel: $kernel, runs: $runs,
+	  results: $results, not_run: $notrun, problems: $problems}' >"$summary"
+if [ ${#problems[@]} -gt 0 ]; then
+	printf '  %s\n' "${problems[@]}" >&2
+	die "${#problems[@]} difference(s) from base $MZ_BASE_VERSION or from $expect (listed above); summary: $summary"
+fi
+if [ "$have_base" = 1 ]; then
+	info "runs $runs: every test as on base $MZ_BASE_VERSION, base as $expect says; summary: $summary"
+else
+	info "runs $runs: every test as $expect says for base $MZ_BASE_VERSION; summary: $summary"
+fi

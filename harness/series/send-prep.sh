@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# send-prep.sh [--threads|--ndctl] OUTDIR: prepare a copy of the series for
+# sending to the list with git send-email (nothing is sent).  --threads
+# prepares the follow-up series of patches/threads/ instead: applied on top
+# of patches/ in the scratch clone, with base-commit: and one
+# prerequisite-patch-id: line per patch of patches/ in its cover letter
+# (git format-patch --base).  --ndctl prepares the companion ndctl series
+# of patches/ndctl/ (see the end).
+#
+# patches/ carries no From: and no Signed-off-by: (export.sh strips the
+# kernel tree's own identity).  The copy in OUTDIR is the sender's: git
+# config user.name and user.email, refused when unset or a placeholder.
+#
+#   1. patches/ is applied with 'git am' on the base tag in a scratch clone
+#      of the kernel tree ($MZ_SEND_TREE; the tree's "series"
+#      branch is not touched);
+#   2. every patch without a From: gets the sender as author (the date is
+#      kept) and every commit the sender's Signed-off-by after its other
+#      trailers (which stay as they are);
+#   3. git format-patch writes a numbered, threaded series with the cover
+#      letter of patches/0000-cover-letter.patch (its subject, body and
+#      "[PATCH vN" prefix);
+#   4. each patch gets Cc: headers from scripts/get_maintainer.pl of the
+#      patched tree, the cover letter their union;
+#   5. scripts/checkpatch.pl --strict, run in the kernel tree, must be silent
+#      on every patch.
+#
+# OUTDIR is written only when every step passed; an OUTDIR from an earlier
+# run (only *.patch files) is replaced.  The git send-email command to use
+# is printed on stdout.
+#
+# Needs the kernel tree of harness/series/tree.sh (made if missing) and git config
+# user.name/user.email.  MZ_PATCHES: prepare the series in this directory
+# instead of patches/ (for tests).
+#
+# --ndctl: the same steps for patches/ndctl/ on ndctl $MZ_NDCTL_VERSION, in
+# a scratch clone of the ndctl tree ($MZ_NDCTL_SEND_TREE; ndctl-tree.sh
+# makes the tree if missing), with ndctl's conventions (its CONTRIBUTING.md):
+# the "[ndctl PATCH]" prefix of the cover letter, To: nvdimm@lists.linux.dev,
+# and checkpatch.pl --strict --no-tree.  ndctl has no MAINTAINERS file: its
+# maintainers are the kernel's libnvdimm maintainers, so every patch gets
+# the Cc: lines that get_maintainer.pl gives for drivers/nvdimm/ in the
+# kernel tree.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [--threads|--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
+	exit 2
+}
+bad() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 2
+}
+
+ndctl=0 followup=0
+case "${1:-}" in
+--ndctl) ndctl=1; shift ;;
+--threads) followup=1; shift ;;
+esac
+[ $# -eq 1 ] || usage
+case "$1" in ''|-*) usage ;; esac
+out=$1
+if [ -e "$out" ]; then
+	[ -d "$out" ] || bad "OUTDIR $out exists and is not a directory"
+	for f in "$out"/* "$out"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case "$f" in *.patch) [ -f "$f" ] && continue ;; esac
+		bad "OUTDIR $out holds files other than an earlier prepared series (e.g. ${f##*/}); give a new or empty directory"
+	done
+fi
+
+# The sender, as git resolves it for a commit in this project.
+name=$(git -C "$MZ_ROOT" config --get user.name || true)
+email=$(git -C "$MZ_ROOT" config --get user.email || true)
+if [ -z "$name" ] || [ -z "$email" ]; then
+	bad "no sender identity: git config user.name and user.email must both be set (the prepared patches carry them as author and Signed-off-by); set them with
+  git config --global user.name 'Your Name'
+  git config --global user.email you@your.domain"
+fi
+case "$email" in *@*) ;; *) bad "git config user.email is '$email', not a mail address; fix it with git config --global user.email you@your.domain" ;; esac
+mz_placeholder_email "$email" &&
+	bad "git config user.email is '$email', a placeholder (example.org, .example, localhost, ...): the patches are sent with the sender's own From: and Signed-off-by:; set it with git config --global user.email you@your.domain"
+sender="$name <$email>"
+
+need_tool git git
+need_tool perl perl
+need_tool flock util-linux
+patches=$MZ_PATCHES
+# What differs for the ndctl series: its patches, the tree it applies to
+# and its base tag, the scratch clone.
+src=$MZ_TREE base=$MZ_BASE_TAG scratch=$MZ_SEND_TREE
+# The follow-up series applies on top of the first: those patches go
+# in first and are not sent (format-patch --base names them).
+pre=() predir=
+if [ "$ndctl" = 1 ]; then
+	patches=$MZ_PATCHES/ndctl
+	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_NDCTL_SEND_TREE
+elif [ "$followup" = 1 ]; then
+	predir=$MZ_PATCHES
+	patches=$MZ_PATCHES/$MZ_FOLLOWUP
+	mz_series_patches pre "$predir"
+	[ "${#pre[@]}" -gt 0 ] || die "$predir/series lists no patches: nothing for $patches to apply on"
+fi
+cover=$patches/0000-cover-letter.patch
+[ -f "$patches/series" ] || die "$patches/series missing; run harness/series/export.sh"
+[ -f "$cover" ] || die "$cover missing; run harness/series/export.sh"
+# "[PATCH v6 00/16]" -> "PATCH v6"
+prefix=$(sed -n 's/^Subject: \[\(.*[^ ]\) 0*0\/[0-9]*\].*/\1/p' "$cover" | head -n 1)
+[ -n "$prefix" ] || die "$cover has no 'Subject: [PATCH vN 00/NN]' line"
+series=()
+mz_series_patches series "$patches"
+[ "${#series[@]}" -gt 0 ] || die "$patches/series lists no patches"
+
+# The kernel tree gives the base commit (and checkpatch.pl and
+# get_maintainer.pl); make it if there is none yet.
+if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+	info "no kernel tree at $MZ_TREE yet; making it with harness/series/tree.sh"
+	"$MZ_ROOT/harness/series/tree.sh" apply >/dev/null
+fi
+if [ "$ndctl" = 1 ] &&
+	! git -C "$src" rev-parse -q --verify "refs/tags/$base" >/dev/null 2>&1; then
+	info "no ndctl tree at $src yet; making it with harness/series/ndctl-tree.sh"
+	"$MZ_ROOT/harness/series/ndctl-tree.sh" apply >/dev/null
+fi
+
+mkdir -p "$MZ_CACHE"
+exec 9>"$scratch.lock"
+flock -n 9 || { info "waiting for another send-prep.sh to finish"; flock 9; }
+tmp=$(mktemp -d "$MZ_SEND_OUT-prep.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+s() { git -C "$scratch" "$@"; }
+start=$(date +%s)
+if ! s rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$scratch"
+	info "cloning $src to $scratch (scratch tree for sending)"
+	git clone -q --no-checkout --local "$src" "$scratch"
+fi
+s fetch -q --force "$src" "+refs/tags/$base:refs/tags/$base"
+if [ -d "$(s rev-parse --git-path rebase-apply)" ]; then s am --abort || true; fi
+if [ "$ndctl" = 0 ]; then
+	# drivers/ is two thirds of the tree: only the drivers the series
+	# touches are checked out (checkpatch and get_maintainer.pl read no
+	# others).
+	sparse=('/*' '!/drivers/*/')
+	mapfile -t -O 2 sparse < <(
+		{
+			(cd "$patches" && cat "${series[@]}")
+			[ -z "$predir" ] || (cd "$predir" && cat "${pre[@]}")
+		} | sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' | sort -u)
+	s sparse-checkout set --no-cone "${sparse[@]}"
+fi
+info "checking out $base in $scratch (~10 s the first time)"
+s checkout -q -f -B mz-send "$base"
+s clean -q -f -d
+
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
+for p in ${pre[@]+"${pre[@]}"}; do
+	mz_patch_identity "$predir/$p" "$name" "$email" | s am -q ||
+		{ s am --abort || true; die "patch $p of $predir does not apply on $base; fix it (harness/series/tree.sh, harness/series/export.sh)"; }
+done
+[ "${#pre[@]}" -eq 0 ] || info "applied the ${#pre[@]} patches of $predir it applies on (not sent)"
+first=$(s rev-parse HEAD)
+# base-commit: and a prerequisite-patch-id: line per patch it applies on.
+fp_base=()
+[ "${#pre[@]}" -eq 0 ] || fp_base=(--base="$base")
+n=0
+for p in "${series[@]}"; do
+	n=$((n + 1))
+	mz_patch_identity "$patches/$p" "$name" "$email" | s am -q ||
+		{ s am --abort || true; die "patch $p does not apply on $base; fix $patches (harness/series/tree.sh, harness/series/export.sh; for ndctl harness/series/ndctl-tree.sh)"; }
+	s log -1 --format=%B >"$tmp/msg"
+	grep -qxF "Signed-off-by: $sender" "$tmp/msg" && continue
+	s interpret-trailers --in-place --trailer "Signed-off-by: $sender" "$tmp/msg"
+	s commit -q --amend --no-verify --allow-empty --cleanup=verbatim -F "$tmp/msg"
+done
+info "applied $n patches as $sender"
+
+s config branch.mz-send.description "$("$MZ_ROOT/harness/series/cover-letter.sh" extract "$cover")"
+# Whatever the sender's diff settings, patches that 'git am' takes as -p1.
+s -c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.relative=false \
+	format-patch -q --cover-letter --cover-from-description=subject \
+		--subject-prefix="$prefix" --numbered --thread=shallow --no-signature \
+		${fp_base[@]+"${fp_base[@]}"} -o "$tmp/out" "$first..mz-send" || die "git format-patch failed in $scratch"
+mapfile -t files < <(find "$tmp/out" -name '*.patch' | sort)
+[ "${#files[@]}" -eq $((n + 1)) ] ||
+	die "git format-patch wrote ${#files[@]} files for $n patches and a cover letter"
+
+# Cc: headers, one address a line, before the blank line ending the headers.
+add_cc() {
+	local f=$1 ccfile=$2
+	awk -v ccfile="$ccfile" '
+		!done && /^$/ { while ((getline a < ccfile) > 0) print "Cc: " a; done = 1 }
+		{ print }
+	' "$f" >"$f.new"
+	mv "$f.new" "$f"
+}
+info "Cc: lines from scripts/get_maintainer.pl"
+: >"$tmp/all-cc"
+for f in "${files[@]}"; do
+	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
+	if [ "$ndctl" = 1 ]; then
+		(cd "$MZ_TREE" && scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback \
+			-f drivers/nvdimm/namespace_devs.c)
+	else
+		(cd "$scratch" && scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback "$f")
+	fi >"$tmp/cc" 2>"$tmp/cc.err" ||
+		{ cat "$tmp/cc.err" >&2; die "scripts/get_maintainer.pl failed on ${f##*/}"; }
+	# Not the sender, who sends them anyway; and not linux-kernel for
+	# ndctl, which get_maintainer.pl adds for every kernel file.
+	awk -v e="$email" -v nd="$ndctl" '$0 != e && !index($0, "<" e ">") &&
+		!(nd && $0 == "linux-kernel@vger.kernel.org")' "$tmp/cc" >"$tmp/cc.own"
+	[ -s "$tmp/cc.own" ] || die "scripts/get_maintainer.pl found nobody for ${f##*/}"
+	add_cc "$f" "$tmp/cc.own"
+	cat "$tmp/cc.own" >>"$tmp/all-cc"
+done
+awk '!seen[$0]++' "$tmp/all-cc" >"$tmp/cover-cc"
+add_cc "$tmp/out/0000-cover-letter.patch" "$tmp/cover-cc"
+
+info "scripts/checkpatch.pl --strict on the prepared patches (in the kernel tree)"
+bad=0
+for f in "${files[@]}"; do
+	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
+	if [ "$ndctl" = 1 ]; then
+		o=$(mz_checkpatch "$MZ_TREE" "$f" --no-tree)
+	else
+		o=$(mz_checkpatch "$scratch" "$f")
+	fi
+	if [ -n "$o" ]; then
+		printf '%s:\n%s\n' "${f##*/}" "$o" >&2
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] || die "checkpatch --strict reports the above on the prepared patches; nothing written to $out"
+
+mkdir -p "$out"
+rm -f "$out"/*.patch
+mv "${files[@]}" "$out/"
+out=$(cd "$out" && pwd)
+to=linux-mm@kvack.org
+[ "$ndctl" = 0 ] || to=nvdimm@lists.linux.dev
+grep -qxF "$to" "$tmp/cover-cc" || to=$(grep -v '<' "$tmp/cover-cc" | head -n 1 || true)
+[ -n "$to" ] || to=$(head -n 1 "$tmp/cover-cc")
+info "prepared $n patches and the cover letter in $out as $sender ($(mz_since "$start") s); check the recipients with --dry-run first"
+printf 'git send-email --to=%s %q/*.patch\n' "$to" "$out"

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# upstream.sh: Part 2 of the series on upstream's code.
+#
+# Part 1 of the series (its first $MZ_PART1 patches) is v11 of Li Zhe's
+# series, which upstream has queued (mm-unstable, linux-next); Part 2 is
+# what this series adds.  Maintainers take Part 2 on top of their tree.
+# MZ_UPSTREAM_SRC names such a tree: a git kernel tree whose HEAD has v11
+# (mm-unstable, or 7.3.y with v11 applied).  Nothing in it is changed: the
+# work happens in clones under $MZ_CACHE.
+#
+#   upstream.sh export   rebase Part 2 of the series tree (tree.sh) onto
+#                        MZ_UPSTREAM_SRC's HEAD and write it, with a
+#                        cover letter naming that base, to
+#                        patches/mm-unstable/
+#   upstream.sh apply    MZ_UPSTREAM_SRC's HEAD plus patches/mm-unstable/
+#                        (git am) in $MZ_UPSTREAM_TREE; prints its path
+#   upstream.sh base     MZ_UPSTREAM_SRC's HEAD alone in
+#                        $MZ_UPSTREAM_TREE-base; prints its path
+#
+# A conflict while rebasing is resolved with Part 2's side of each
+# conflicting hunk: the two trees differ only in Part 1's wording, which
+# Part 2 rewrites where it touches it.  The export then checks that every
+# file outside Part 1's files ends up as in the series tree.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: MZ_UPSTREAM_SRC=/path/to/tree ${0##*/} export|apply|base" >&2
+	exit 2
+}
+[ $# -eq 1 ] || usage
+mode=$1
+case "$mode" in export|apply|base) ;; *) usage ;; esac
+need_tool git git
+
+out=$MZ_PATCHES/mm-unstable
+[ -n "${MZ_UPSTREAM_SRC:-}" ] ||
+	die "set MZ_UPSTREAM_SRC to a git kernel tree with v11 of Li Zhe's series (mm-unstable, or 7.3.y plus v11)"
+src=$(cd "$MZ_UPSTREAM_SRC" && pwd) || die "MZ_UPSTREAM_SRC=$MZ_UPSTREAM_SRC does not exist"
+git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+	die "MZ_UPSTREAM_SRC=$src is not a git tree"
+base=$(git -C "$src" rev-parse HEAD)
+if ! git -C "$src" grep -q zone_device_page_init_from_template HEAD -- mm/mm_init.c ||
+	! git -C "$src" grep -q 'define memcpy_nontemporal' HEAD -- include/linux/string.h; then
+	die "MZ_UPSTREAM_SRC=$src (HEAD ${base:0:12}) does not have v11 of the template series (zone_device_page_init_from_template(), memcpy_nontemporal()); use mm-unstable from next-20260901 on, or 7.3.y with v11 applied"
+fi
+
+# clone_at DIR: DIR is a clone of $src checked out at $base, on branch
+# "upstream" (shared objects: cheap, and $src is never written).
+clone_at() {
+	local dir=$1
+	if [ ! -d "$dir/.git" ]; then
+		info "cloning $src into $dir (shared objects, ~1 min)"
+		git clone -q --shared --no-checkout "$src" "$dir"
+	fi
+	git -C "$dir" fetch -q "$src" "$base"
+	git -C "$dir" checkout -q -f -B upstream "$base"
+	git -C "$dir" clean -q -fdx
+}
+
+export GIT_AUTHOR_NAME="$MZ_TREE_NAME" GIT_AUTHOR_EMAIL="$MZ_TREE_EMAIL"
+export GIT_COMMITTER_NAME="$MZ_TREE_NAME" GIT_COMMITTER_EMAIL="$MZ_TREE_EMAIL"
+
+# am_series TREE DIR: 'git am' the patches DIR/series lists onto TREE's
+# HEAD; prints how many.
+am_series() {
+	local tree=$1 dir=$2 p n=0
+	local -a plist=()
+	mz_series_patches plist "$dir"
+	for p in ${plist[@]+"${plist[@]}"}; do
+		mz_patch_identity "$dir/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
+			git -C "$tree" am -q || {
+			git -C "$tree" am --abort || true
+			die "${dir#"$MZ_ROOT/"}/$p does not apply to MZ_UPSTREAM_SRC's HEAD ${base:0:12} plus what precedes it; export again (make upstream-export) on this base"
+		}
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+
+case "$mode" in
+base)
+	clone_at "$MZ_UPSTREAM_TREE-base"
+	echo "$MZ_UPSTREAM_TREE-base"
+	;;
+apply)
+	[ -f "$out/series" ] || die "no $out/series; run 'make upstream-export' first"
+	clone_at "$MZ_UPSTREAM_TREE"
+	n=$(am_series "$MZ_UPSTREAM_TREE" "$out")
+	info "applied $n patches of patches/mm-unstable/ to ${base:0:12} in $MZ_UPSTREAM_TREE"
+	if [ -f "$MZ_PATCHES/$MZ_FOLLOWUP/series" ]; then
+		n=$(am_series "$MZ_UPSTREAM_TREE" "$MZ_PATCHES/$MZ_FOLLOWUP")
+		info "applied the $n patches of the follow-up series patches/$MZ_FOLLOWUP/ on top"
+	fi
+	echo "$MZ_UPSTREAM_TREE"
+	;;
+export)
+	series=$("$MZ_ROOT/harness/series/tree.sh" apply)
+	part1_end=$(git -C "$series" rev-list --reverse "$MZ_BASE_TAG..series" | sed -n "${MZ_PART1}p")
+	[ -n "$part1_end" ] || die "the series has fewer than MZ_PART1=$MZ_PART1 patches"
+	# Part 2 of the series; its follow-up (threads) must apply on top.
+	first=series
+	if git -C "$series" rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH" >/dev/null; then
+		first=$MZ_FIRST_BRANCH
+	fi
+	work=$MZ_UPSTREAM_TREE-export
+	clone_at "$work"
+	git -C "$work" fetch -q "$series" series
+	mapfile -t commits < <(git -C "$series" rev-list --reverse "$part1_end..$first")
+	info "rebasing Part 2 (${#commits[@]} patches) onto ${base:0:12}"
+	for c in "${commits[@]}"; do
+		if git -C "$work" cherry-pick --allow-empty "$c" >/dev/null 2>&1; then
+			continue
+		fi
+		mapfile -t conflicted < <(git -C "$work" diff --name-only --diff-filter=U)
+		[ "${#conflicted[@]}" -gt 0 ] ||
+			die "cherry-picking $(git -C "$series" log -1 --format='%h (%s)' "$c") failed without a conflict; see $work"
+		for f in "${conflicted[@]}"; do
+			# Part 2's side of every conflicting hunk (see the header).
+			awk '/^<<<<<<< /{ skip = 1; next }
+			     /^=======$/ && skip == 1 { skip = 0; next }
+			     /^>>>>>>> /{ next }
+			     !skip' "$work/$f" >"$work/$f.mz" && mv "$work/$f.mz" "$work/$f"
+			git -C "$work" add "$f"
+		done
+		info "  $(git -C "$series" log -1 --format='%s' "$c"): resolved ${conflicted[*]}"
+		GIT_EDITOR=true git -C "$work" cherry-pick --continue >/dev/null
+	done
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	git -C "$work" -c core.abbrev=12 format-patch -q --cover-letter --zero-commit --no-signature \
+		--subject-prefix="$MZ_SUBJECT_PREFIX" -o "$tmp" "$base..HEAD"
+	for f in "$tmp"/*.patch; do mz_strip_identity "$f"; done
+	if [ "$first" != series ]; then
+		info "checking that patches/$MZ_FOLLOWUP/ applies on top"
+		n=$(am_series "$work" "$MZ_PATCHES/$MZ_FOLLOWUP")
+		info "  patches/$MZ_FOLLOWUP/: $n patches applied"
+	fi
+	# Outside Part 1's files, the result (with the follow-up) must be
+	# the series tree's.
+	mapfile -t p1files < <(git -C "$series" diff --name-only "$MZ_BASE_TAG" "$part1_end")
+	mapfile -t p2files < <(git -C "$series" diff --name-only "$part1_end" series)
+	for f in "${p2files[@]}"; do
+		case " ${p1files[*]} " in *" $f "*) continue ;; esac
+		if ! cmp -s <(git -C "$series" show "series:$f" 2>/dev/null) <(git -C "$work" show "HEAD:$f" 2>/dev/null); then
+			die "after the rebase, $f differs from the series tree's; see $work"
+		fi
+	done
+	# The cover letter: the series' own text, and the base it sits on.
+	v11=$(git -C "$src" log --format='  %h ("%s")' -n 20 "$base" -- mm/mm_init.c include/linux/string.h \
+		arch/x86/include/asm/string_64.h include/linux/mm.h |
+		grep -E 'zone-device|zone_device|ZONE_DEVICE|memcpy_nontemporal|memcpy_flushcache|set_page_section_from_pfn' || true)
+	{
+		echo "mm: choose and drain the ZONE_DEVICE memmap's streaming stores"
+		echo
+		echo "Part 2 of \"mm: speed up ZONE_DEVICE memmap initialization\" $MZ_SUBJECT_PREFIX,"
+		echo "rebased onto $(git -C "$src" log -1 --format='%h ("%s")' "$base"),"
+		echo "which carries v11 of Li Zhe's series (the subjects are mm-unstable's;"
+		echo "the hashes those of the tree this export was made on):"
+		echo
+		echo "$v11"
+		echo
+		echo "The full series, Part 1 (v11 rewritten for 7.3.4) included, and its"
+		echo "results are in the cover letter of patches/0000-cover-letter.patch."
+		if [ "$first" != series ]; then
+			echo "The follow-up series of patches/$MZ_FOLLOWUP/ applies unchanged on top"
+			echo "of this export (checked by harness/series/upstream.sh)."
+		fi
+		echo "Exported by harness/series/upstream.sh; the delta applies with git am."
+	} >"$tmp/desc"
+	awk -v desc="$tmp/desc" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { getline first < desc; sub(/\*\*\* SUBJECT HERE \*\*\*/, first); print; next }
+		/^\*\*\* BLURB HERE \*\*\*$/ { getline skip < desc; while ((getline l < desc) > 0) print l; next }
+		{ print }' "$tmp/0000-cover-letter.patch" >"$tmp/cover" && mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
+	rm -rf "$out"
+	mkdir -p "$out"
+	{
+		echo "# Applied in order with 'git am' on ${base:0:12}; generated by harness/series/upstream.sh export"
+		for f in "$tmp"/*.patch; do
+			b=${f##*/}
+			[ "$b" = 0000-cover-letter.patch ] || echo "$b"
+		done
+	} >"$out/series"
+	cp "$tmp"/*.patch "$out/"
+	info "exported $(($(wc -l <"$out/series") - 1)) patches to $out (base ${base:0:12})"
+	;;
+esac

@@ -1,0 +1,587 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm.sh: boot a built guest kernel under QEMU and run one guest test.
+#
+#   vm.sh [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]
+#   vm.sh [options] --shell BUILD_DIR INITRAMFS
+#
+# Boots BUILD_DIR/arch/x86/boot/bzImage with INITRAMFS (initramfs.sh) on a
+# q35 machine with NVDIMMs and kernel command line
+#   console=ttyS0 panic=-1 printk.devkmsg=on mz.test=TEST [mz.args=A,B] ...
+# so guest/init runs /mz/tests/TEST ARG... and powers off.  The guest
+# console goes to the log; the test's own output (console lines between
+# "MZ-TEST:" and "MZ-EXIT:" that are not kernel messages) goes to stdout,
+# progress and errors to stderr.
+#
+# Exit status: the test's MZ-EXIT status, or 1 when the guest timed out,
+# printed no MZ-EXIT line, did not power off within 15 s of it, or the
+# console shows a kernel report (BUG:, WARNING:, Oops, Kernel panic, KASAN,
+# UBSAN, lockdep, a poisoned struct page dumped): those are printed.
+# 75 (EX_TEMPFAIL) when the guest stalled before its test started: no
+# "MZ-TEST:" line within --boot-timeout (nothing ran, so booting again is
+# safe; matrix.sh does that once).  Usage errors exit 2.
+#
+# Options:
+#   --accel kvm|tcg       accelerator; without it, MZ_ACCEL's (kvm or tcg),
+#                         or for MZ_ACCEL=auto (the default) what
+#                         kvm-probe.sh settles: KVM only when MZ_KVM_DEV is
+#                         usable and kvm-probe.sh says the kernel boots
+#                         under it.  matrix.sh and bench.sh settle it once
+#                         per kernel and pass it here.
+#   --timeout SECONDS     kill the guest after this long (default 300)
+#   --boot-timeout SECONDS  kill it earlier when guest/init has not started
+#                         the test by then (default 240; a TCG guest starts
+#                         it within 10 s)
+#   --log FILE            console log (default $MZ_LOGS/vm-TEST.log)
+#   --append TEXT         more kernel command line (repeatable)
+#   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
+#   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default
+#                         $MZ_NVDIMM_SIZE, see lib.sh: 1G)
+#   --label-size SIZE     give each of the --nvdimms NVDIMMs a label area of
+#                         SIZE (NNNK or NNNM; QEMU's label-size), in a
+#                         backing file that much larger so that the region
+#                         stays --nvdimm-size (ndctl's own destructive tests
+#                         want labelled NVDIMMs: check-ndctl.sh)
+#   --nvdimm-align SIZE   align each NVDIMM's backend (and so its region) in
+#                         the guest's physical address space to SIZE (NNNM
+#                         or NNNG; QEMU's memory-backend-file align=)
+#   --nvdimm-memory file|ram  what holds the NVDIMMs' contents: sparse
+#                         files in $MZ_VM_DIR (file, the default) or QEMU's
+#                         anonymous memory, as guest RAM is (ram: nothing
+#                         on disk, contents lost at power-off; not with
+#                         --keep-nvdimm or --nvdimm-align).  Guest stores
+#                         into a file on the host's ext4 disk measured
+#                         slower than into a tmpfs file or QEMU's memory
+#                         (results/README.md, "NVDIMM in a file"), with
+#                         as many host page faults: bench.sh, which times
+#                         such stores, uses ram.
+#   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
+#                         for label-backed namespaces (ndctl init-labels,
+#                         create/destroy-namespace); its backing file holds
+#                         SIZE + 128 KiB so the region stays SIZE-aligned
+#   --mem SIZE            guest RAM, NNNM or NNNG (default 2G)
+#   --nvme-cmb MB         an NVMe controller (QEMU's nvme, a 64 MiB namespace
+#                         in a sparse file next to the NVDIMMs' and recreated
+#                         empty every boot) with a controller memory buffer
+#                         of MB MiB (a power of two, 2 or more), which the
+#                         guest's nvme driver publishes as p2pdma memory
+#                         (MEMORY_DEVICE_PCI_P2PDMA, under
+#                         /sys/bus/pci/devices/*/p2pmem); adds
+#                         nvme.use_cmb_sqes=0, so that no queue lives there
+#   --soft-reserved SIZE  SIZE (NNNM or NNNG, a multiple of 128M) more RAM,
+#                         marked soft reserved with
+#                         memmap=SIZE%ADDR-1+0xefffffff: the kernel leaves it
+#                         to dax_hmem, which makes it a device-dax instance
+#                         (MEMORY_DEVICE_GENERIC without an altmap), as
+#                         firmware does for HBM or CXL memory
+#   --device-reserved SIZE  SIZE (a multiple of 128M, at least 512M) more
+#                         RAM, marked reserved with memmap=SIZE%ADDR-1+2:
+#                         memory the kernel does not use, for test_hmm's
+#                         device-coherent devices (spm_addr_dev0/1)
+#                         The carved ranges come from RAM above 4 GiB,
+#                         soft reserved first, at 4 GiB; --mem stays the
+#                         RAM the guest has, which must be 2G or more, and
+#                         2816M or more with the carved ranges (q35 maps
+#                         2 GiB below 4 GiB and the rest from 4 GiB on once
+#                         the total reaches 2.75 GiB); --numa does not take
+#                         them.
+#   --smp N               guest CPUs (default 2)
+#   --numa                three NUMA nodes, as hosts with pmem or CXL memory
+#                         have them: node 0 with CPU 0 (CPUs 0-1 with
+#                         --smp 5 or more) and half the RAM, node 1 with
+#                         the other CPUs, the rest of the RAM
+#                         but 256 MiB, and every NVDIMM, and node 2 with
+#                         256 MiB of RAM and no CPU (a memory-only node),
+#                         nearer to node 1 (distance 15) than to node 0
+#                         (30; 0 to 1: 20).  Every CPU is a socket of its
+#                         own, so that no cache is shared across nodes.
+#                         Needs --smp 2 or more and --mem 1G or more.
+#   --allow-warning MESSAGE@CALLER  a kernel warning that does not fail
+#                         the run: one whose message (the line before
+#                         "WARNING:") is MESSAGE and whose call trace
+#                         names function CALLER; counted and reported
+#                         (repeatable; matrix.sh allows the one upstream
+#                         test_hmm causes, see there)
+#   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
+#                         recreate them empty, i.e. label-less and zeroed)
+#   --console             also stream the guest console to stderr
+#   --shell               interactive: no test, console on this terminal
+#                         (Ctrl-A X quits), no timeout or checks
+#   --dry-run             print the QEMU command line, shell-quoted, and
+#                         exit (the NVDIMM backing files are made, so the
+#                         printed command boots as it is)
+#
+# The QEMU command line is also the first line of the console log ("+ ").
+#
+# NVDIMM backing files are sparse files in $MZ_VM_DIR (default
+# $MZ_VM_FILES), locked while a guest uses them.
+set -euo pipefail
+# shellcheck source=harness/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+usage() {
+	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
+	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
+	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
+	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
+	echo "         --nvdimm-memory file|ram" >&2
+	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
+	echo "         --soft-reserved SIZE --device-reserved SIZE --allow-warning MESSAGE@CALLER" >&2
+	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
+	exit 2
+}
+
+# Kernel reports that fail a run, as an extended regexp.
+REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|INFO: possible recursive locking'
+# dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
+REPORTS+='|is uninitialized and poisoned'
+
+accel=
+timeout=300
+boot_timeout=240
+log=
+appends=()
+nvdimms=1
+nvsize=$MZ_NVDIMM_SIZE
+labelsize=
+nvlabel=
+nvalign=
+nvmem='file'
+mem=2G
+smp=2
+keep=0
+console=0
+shell=0
+dry_run=0
+numa=0
+cmb=
+softres=
+devres=
+allowed=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--allow-warning)
+		[ $# -ge 2 ] || usage
+		case "$1" in
+		--accel) accel=$2 ;;
+		--timeout) timeout=$2 ;;
+		--boot-timeout) boot_timeout=$2 ;;
+		--log) log=$2 ;;
+		--append) appends+=("$2") ;;
+		--nvdimms) nvdimms=$2 ;;
+		--nvdimm-size) nvsize=$2 ;;
+		--label-size) nvlabel=$2 ;;
+		--nvdimm-align) nvalign=$2 ;;
+		--nvdimm-memory) nvmem=$2 ;;
+		--label-nvdimm) labelsize=$2 ;;
+		--mem) mem=$2 ;;
+		--smp) smp=$2 ;;
+		--nvme-cmb) cmb=$2 ;;
+		--soft-reserved) softres=$2 ;;
+		--device-reserved) devres=$2 ;;
+		--allow-warning) allowed+=("$2") ;;
+		esac
+		shift 2 ;;
+	--keep-nvdimm) keep=1; shift ;;
+	--numa) numa=1; shift ;;
+	--console) console=1; shift ;;
+	--shell) shell=1; shift ;;
+	--dry-run) dry_run=1; shift ;;
+	-h|--help) usage ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 2 ] || usage
+build=$1 initrd=$2
+shift 2
+[ "${1:-}" != -- ] || shift
+test='' targs=()
+if [ "$shell" = 1 ]; then
+	[ $# -eq 0 ] || usage
+else
+	[ $# -ge 1 ] || usage
+	test=$1
+	shift
+	targs=("$@")
+fi
+
+case "$accel" in ''|kvm|tcg) ;; *) usage ;; esac
+case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
+[[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
+[[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$labelsize" ] || [[ "$labelsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$nvlabel" ] || [[ "$nvlabel" =~ ^[1-9][0-9]*[KM]$ ]] || usage
+[ -z "$nvalign" ] || [[ "$nvalign" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+case "$nvmem" in
+file) ;;
+ram)
+	if [ "$keep" = 1 ] || [ -n "$nvalign" ]; then
+		echo "${0##*/}: --nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align" >&2
+		usage
+	fi ;;
+*)
+	echo "${0##*/}: --nvdimm-memory takes file or ram, not '$nvmem'" >&2
+	usage ;;
+esac
+[ -z "$cmb" ] || [[ "$cmb" =~ ^[1-9][0-9]*$ ]] || usage
+[ -z "$softres" ] || [[ "$softres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$devres" ] || [[ "$devres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+for a in ${allowed[@]+"${allowed[@]}"}; do
+	[[ "$a" =~ ^[^@]+@[A-Za-z_][A-Za-z0-9_.]*$ ]] || {
+		echo "${0##*/}: --allow-warning takes MESSAGE@FUNCTION, not '$a'" >&2
+		usage
+	}
+done
+[ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
+for a in ${targs[@]+"${targs[@]}"}; do
+	# mz.args joins arguments with commas on the kernel command line.
+	[[ "$a" =~ ^[^[:space:],\"]+$ ]] || { echo "${0##*/}: test arguments cannot be empty or hold spaces, commas or quotes: '$a'" >&2; usage; }
+done
+
+mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
+kib() { case "$1" in *K) echo "${1%K}" ;; *) echo $(($(mib "$1") * 1024)) ;; esac; }
+if [ -n "$nvlabel" ] && [ $(($(kib "$nvlabel") % 128)) -ne 0 ]; then
+	echo "${0##*/}: --label-size must be a multiple of 128K (QEMU's minimum label area)" >&2
+	usage
+fi
+if [ "$numa" = 1 ] && { [ "$smp" -lt 2 ] || [ "$(mib "$mem")" -lt 1024 ]; }; then
+	echo "${0##*/}: --numa needs --smp 2 or more and --mem 1G or more" >&2
+	usage
+fi
+
+if [ -n "$cmb" ] && { [ "$cmb" -lt 2 ] || [ $((cmb & (cmb - 1))) -ne 0 ]; }; then
+	echo "${0##*/}: --nvme-cmb takes a power of two of 2 or more (MiB), not $cmb" >&2
+	usage
+fi
+# The carved ranges: SIZE in MiB, each a multiple of a memory section.
+softmib=0 devmib=0
+[ -z "$softres" ] || softmib=$(mib "$softres")
+[ -z "$devres" ] || devmib=$(mib "$devres")
+if [ $((softmib % 128)) -ne 0 ] || [ $((devmib % 128)) -ne 0 ]; then
+	echo "${0##*/}: --soft-reserved and --device-reserved take multiples of 128M" >&2
+	usage
+fi
+if [ -n "$devres" ] && [ "$devmib" -lt 512 ]; then
+	echo "${0##*/}: --device-reserved needs 512M or more: test_hmm's two devices take 256 MiB each" >&2
+	usage
+fi
+if [ $((softmib + devmib)) -gt 0 ]; then
+	if [ "$numa" = 1 ]; then
+		echo "${0##*/}: --soft-reserved and --device-reserved do not go with --numa" >&2
+		usage
+	fi
+	if [ "$(mib "$mem")" -lt 2048 ] || [ $(($(mib "$mem") + softmib + devmib)) -lt 2816 ]; then
+		echo "${0##*/}: --soft-reserved and --device-reserved need --mem 2G or more, and 2816M" \
+			"or more with them (so that q35 maps RAM above 4 GiB)" >&2
+		usage
+	fi
+fi
+
+need_tool qemu-system-x86_64 qemu-system-x86
+bzimage=$(mz_boot_files "$build" "$initrd")
+
+kvmdev=$MZ_KVM_DEV
+why=requested
+if [ -z "$accel" ]; then
+	why="MZ_ACCEL=$MZ_ACCEL"
+	accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --accel "$MZ_ACCEL" "$build" "$initrd")
+fi
+case "$accel" in
+kvm)
+	mz_kvm_usable || die "accel kvm ($why): $kvmdev is missing or not read-writable"
+	cpu=host ;;
+tcg) cpu=max ;;
+*) die "the accelerator settled as '$accel', not kvm or tcg" ;;
+esac
+
+# The RAM QEMU gives the guest: --mem and the ranges carved out of it,
+# which start at 4 GiB: with 2.75 GiB or more, q35 maps 2 GiB below 4 GiB
+# and the rest from 4 GiB on.
+memmib=$(mib "$mem")
+carve=()
+if [ $((softmib + devmib)) -gt 0 ]; then
+	memmib=$((memmib + softmib + devmib))
+	carve_at=4096
+	if [ "$softmib" -gt 0 ]; then
+		carve+=("memmap=${softmib}M%$(printf '%#x' $((carve_at << 20)))-1+0xefffffff")
+		carve_at=$((carve_at + softmib))
+	fi
+	if [ "$devmib" -gt 0 ]; then
+		carve+=("memmap=${devmib}M%$(printf '%#x' $((carve_at << 20)))-1+2")
+	fi
+fi
+nvmib=$(mib "$nvsize")
+# Each NVDIMM's share of the hotplug area: backend (region + label area),
+# rounded up to the alignment QEMU places it at.
+nvlabelkib=0
+[ -z "$nvlabel" ] || nvlabelkib=$(kib "$nvlabel")
+nvslotmib=$((nvmib + (nvlabelkib + 1023) / 1024))
+[ -z "$nvalign" ] || nvslotmib=$((nvslotmib + $(mib "$nvalign")))
+labelmib=0
+[ -z "$labelsize" ] || labelmib=$(($(mib "$labelsize") + 1))
+ndimms=$nvdimms
+[ -z "$labelsize" ] || ndimms=$((nvdimms + 1))
+slots=4
+[ "$ndimms" -le "$slots" ] || slots=$ndimms
+# With --numa every CPU is a socket of its own: QEMU would put them all in
+# one, sharing a cache across nodes, which the kernel warns about
+# (topology_sane()).
+smp_arg=$smp
+[ "$numa" = 0 ] || smp_arg="$smp,sockets=$smp,cores=1,threads=1"
+# shellcheck disable=SC2054 # the commas are QEMU's
+qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
+	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvslotmib + labelmib + 1024))M"
+	-smp "$smp_arg" -nodefaults -nographic -no-reboot
+	-kernel "$bzimage" -initrd "$initrd")
+# The NUMA topology of --numa, and the node of the NVDIMMs.
+nvnode=
+if [ "$numa" = 1 ]; then
+	half=$((memmib / 2))
+	# Node 0 takes two CPUs when node 1 keeps three, else one.
+	n0=0 cpus0=0
+	[ "$smp" -lt 5 ] || n0=1 cpus0=0-1
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	qemu+=(-object "memory-backend-ram,id=ram0,size=${half}M"
+		-numa "node,nodeid=0,cpus=$cpus0,memdev=ram0"
+		-object "memory-backend-ram,id=ram1,size=$((memmib - half - 256))M"
+		-numa "node,nodeid=1,cpus=$((n0 + 1))-$((smp - 1)),memdev=ram1"
+		-object "memory-backend-ram,id=ram2,size=256M"
+		-numa "node,nodeid=2,memdev=ram2"
+		-numa dist,src=0,dst=1,val=20 -numa dist,src=0,dst=2,val=30
+		-numa dist,src=1,dst=2,val=15)
+	nvnode=,node=1
+fi
+
+if { [ "$ndimms" -gt 0 ] && [ "$nvmem" = file ]; } || [ -n "$cmb" ]; then
+	vmdir=${MZ_VM_DIR:-$MZ_VM_FILES}
+	mkdir -p "$vmdir"
+	exec 9>"$vmdir/lock"
+	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
+fi
+if [ "$ndimms" -gt 0 ]; then
+	# add_nvdimm ID KIB [DEVICE-OPTIONS [BACKEND-OPTIONS]]: one NVDIMM backed by
+	# $vmdir/nvdimmID.img of KIB KiB, recreated empty unless --keep-nvdimm,
+	# or with --nvdimm-memory ram by KIB KiB of QEMU's memory.
+	add_nvdimm() {
+		local img=${vmdir:-}/nvdimm$1.img backend="memory-backend-ram,id=mem$1,size=${2}K"
+		# An NVDIMM larger than the host's RAM (make bench's 64G): the
+		# host kernel's heuristic overcommit refuses QEMU's one mapping
+		# of it, although the guest touches only the metadata part;
+		# reserve=off (MAP_NORESERVE) lets it through.
+		if [ "$2" -gt "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" ]; then
+			backend+=",reserve=off"
+		fi
+		if [ "$nvmem" = file ]; then
+			if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
+				[ "$(stat -c %s "$img")" -ne $(($2 * 1024)) ]; then
+				rm -f "$img"
+				truncate -s "${2}K" "$img"
+			fi
+			backend="memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K${4:+,$4}"
+		fi
+		qemu+=(-object "$backend" -device "nvdimm,id=nv$1,memdev=mem$1${3:+,$3}")
+	}
+	devopts=${nvnode#,} beopts=
+	if [ -n "$nvlabel" ]; then devopts="label-size=${nvlabel}${nvnode}"; fi
+	if [ -n "$nvalign" ]; then beopts="align=$nvalign"; fi
+	for ((i = 0; i < nvdimms; i++)); do
+		add_nvdimm "$i" $((nvmib * 1024 + nvlabelkib)) "$devopts" "$beopts"
+	done
+	# QEMU carves the label area out of the end of the backend.
+	if [ -n "$labelsize" ]; then
+		add_nvdimm -label $(($(mib "$labelsize") * 1024 + 128)) "label-size=128K$nvnode"
+	fi
+fi
+
+cmdline="console=ttyS0 panic=-1 printk.devkmsg=on"
+if [ -n "$cmb" ]; then
+	rm -f "$vmdir/nvme.img"
+	truncate -s 64M "$vmdir/nvme.img"
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	qemu+=(-drive "file=$vmdir/nvme.img,if=none,id=nvme0,format=raw"
+		-device "nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=$cmb")
+	cmdline+=" nvme.use_cmb_sqes=0"
+fi
+if [ ${#carve[@]} -gt 0 ]; then cmdline+=" ${carve[*]}"; fi
+if [ -n "$test" ]; then
+	cmdline+=" mz.test=$test"
+	if [ ${#targs[@]} -gt 0 ]; then cmdline+=" mz.args=$(IFS=,; echo "${targs[*]}")"; fi
+fi
+if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
+qemu+=(-append "$cmdline")
+what="$nvdimms x $nvsize NVDIMM${nvlabel:+ (label area $nvlabel)}${labelsize:+ + $labelsize labelled}, $memmib MiB RAM, $smp CPUs"
+[ "$nvmem" = file ] || what+=" (NVDIMM contents in QEMU's memory)"
+[ -z "$cmb" ] || what+=", NVMe with a $cmb MiB CMB"
+[ -z "$softres" ] || what+=", $softres soft reserved"
+[ -z "$devres" ] || what+=", $devres reserved"
+[ "$numa" = 0 ] || what+=", 3 NUMA nodes (NVDIMMs on node 1, node 2 memory-only)"
+
+if [ "$shell" = 1 ]; then
+	qemu+=(-serial mon:stdio)
+	if [ "$dry_run" = 1 ]; then
+		mz_quote "${qemu[@]}"
+		exit 0
+	fi
+	info "booting $bzimage interactively: accel $accel ($why), $what; Ctrl-A X quits"
+	info "running: $(mz_quote "${qemu[@]}")"
+	exec "${qemu[@]}"
+fi
+
+log=${log:-$MZ_LOGS/vm-$test.log}
+# The console is appended to the log, after the command line.
+qemu+=(-chardev "file,id=console,path=$log,append=on" -serial chardev:console)
+if [ "$dry_run" = 1 ]; then
+	mz_quote "${qemu[@]}"
+	exit 0
+fi
+mkdir -p "$(dirname "$log")"
+printf '+ %s\n' "$(mz_quote "${qemu[@]}")" >"$log"
+qerr=$(mktemp)
+clean=$(mktemp)
+qpid='' tpid=''
+stop_qemu() {
+	local i
+	if [ -z "$qpid" ] || ! kill -0 "$qpid" 2>/dev/null; then return 0; fi
+	kill -TERM "$qpid" 2>/dev/null || true
+	for ((i = 0; i < 25; i++)); do
+		kill -0 "$qpid" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	kill -KILL "$qpid" 2>/dev/null || true
+}
+cleanup() {
+	stop_qemu
+	rm -f "$qerr" "$clean"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+info "booting $bzimage: accel $accel ($why), $what, test $test, timeout ${timeout}s (boot ${boot_timeout}s), log $log"
+t0=$EPOCHREALTIME
+"${qemu[@]}" </dev/null >"$qerr" 2>&1 &
+qpid=$!
+if [ "$console" = 1 ]; then
+	tail -n +1 -f --pid="$qpid" "$log" >&2 &
+	tpid=$!
+fi
+
+# Times in microseconds.
+deadline=$((${t0/./} + timeout * 1000000)) timed_out=0 no_poweroff=0 exit_at=
+boot_deadline=$((${t0/./} + boot_timeout * 1000000)) started=0 stalled=0
+while kill -0 "$qpid" 2>/dev/null; do
+	now=${EPOCHREALTIME/./}
+	if [ "$now" -ge "$deadline" ]; then
+		timed_out=1
+		break
+	fi
+	if [ "$started" = 0 ]; then
+		if grep -aq '^MZ-TEST: ' "$log"; then
+			started=1
+		elif [ "$now" -ge "$boot_deadline" ]; then
+			stalled=1
+			break
+		fi
+	fi
+	if [ -z "$exit_at" ]; then
+		if grep -aq '^MZ-EXIT: ' "$log"; then exit_at=$now; fi
+	elif [ $((now - exit_at)) -ge 15000000 ]; then
+		no_poweroff=1
+		break
+	fi
+	sleep 0.2
+done
+stop_qemu
+qrc=0
+wait "$qpid" || qrc=$?
+qpid=
+if [ -n "$tpid" ]; then wait "$tpid" || true; fi
+elapsed=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }")
+
+tr -d '\r' <"$log" >"$clean"
+# The test's output: between the markers, without kernel messages.
+# Blank lines are held back so the one init prints before MZ-EXIT is dropped.
+awk '
+	/^MZ-EXIT: / { p = 0 }
+	p && !/^\[ *[0-9]+\.[0-9]+\] / {
+		if ($0 == "") { blank++; next }
+		for (; blank > 0; blank--) print ""
+		print
+	}
+	/^MZ-TEST: / { p = 1; blank = 0 }' "$clean"
+
+status=$(sed -n 's/^MZ-EXIT: \([0-9][0-9]*\)$/\1/p' "$clean" | tail -n 1)
+problems=()
+if [ "$stalled" = 1 ]; then
+	problems+=("the guest stalled during boot: no MZ-TEST line after ${boot_timeout}s")
+elif [ "$timed_out" = 1 ]; then
+	problems+=("timed out after ${timeout}s")
+elif [ -z "$status" ]; then
+	problems+=("no MZ-EXIT line (qemu exit status $qrc)")
+	if [ -s "$qerr" ]; then sed 's/^/  qemu: /' "$qerr" >&2; fi
+fi
+if [ "$no_poweroff" = 1 ]; then
+	problems+=("the guest did not power off within 15 s of MZ-EXIT")
+fi
+if [ ${#problems[@]} -gt 0 ]; then
+	echo "--- the command ($log, line 1) ---" >&2
+	head -n 1 "$clean" >&2
+	echo "--- last 30 console lines ($log) ---" >&2
+	tail -n 30 "$clean" >&2
+	echo "---" >&2
+fi
+# Kernel messages only (printk's "[ seconds]" stamp, CONFIG_PRINTK_TIME):
+# a test's own output may say WARNING: (ndctl does).  Not the command line
+# (line 1): a --append could hold anything.
+reports=$(grep -anE "\[ *[0-9]+\.[0-9]+\] .*($REPORTS)" "$clean" | grep -v '^1:' || true)
+# --allow-warning: drop the WARNING lines whose message and caller match,
+# and say how many.
+if [ -n "$reports" ] && [ ${#allowed[@]} -gt 0 ]; then
+	excused=$(printf '%s\n' "${allowed[@]}" | awk '
+		NR == FNR { n = index($0, "@"); msg[++na] = substr($0, 1, n - 1); fn[na] = substr($0, n + 1); next }
+		{ line[FNR] = $0 }
+		END {
+			for (i = 2; i <= FNR; i++) {
+				if (line[i] !~ /^\[ *[0-9]+\.[0-9]+\] WARNING: /) continue
+				for (a = 1; a <= na; a++) {
+					if (index(line[i - 1], "] " msg[a]) == 0) continue
+					for (j = i + 1; j <= FNR && j <= i + 80; j++) {
+						if (line[j] ~ /end trace/) break
+						if (index(line[j], " " fn[a] "+")) { print i; break }
+					}
+				}
+			}
+		}' - "$clean" | sort -u)
+	if [ -n "$excused" ]; then
+		reports=$(awk -F: -v ex="$(tr '\n' ' ' <<<"$excused")" \
+			'BEGIN { n = split(ex, e, " "); for (i = 1; i <= n; i++) skip[e[i]] = 1 } !($1 in skip)' \
+			<<<"$reports")
+		info "$(wc -l <<<"$excused") kernel warning(s) allowed (--allow-warning: $(IFS=';'; echo "${allowed[*]}"))"
+	fi
+fi
+if [ -n "$reports" ]; then
+	echo "--- kernel reports on the console ($log) ---" >&2
+	head -n 20 <<<"$reports" >&2
+	echo "---" >&2
+	problems+=("the kernel reported $(wc -l <<<"$reports") problem line(s)")
+fi
+
+if [ ${#problems[@]} -gt 0 ]; then
+	msg=$(printf '%s; ' "${problems[@]}")
+	if [ "$stalled" = 1 ] && [ -z "$reports" ]; then
+		# Nothing ran: the caller may boot again.
+		printf '%s: error: %s\n' "${0##*/}" "test $test did not start after ${elapsed}s (accel $accel): ${msg%; }; nothing ran, so booting again is safe; log: $log" >&2
+		exit 75
+	fi
+	die "test $test failed after ${elapsed}s (accel $accel): ${msg%; }; log: $log"
+fi
+if [ "$status" -ne 0 ]; then
+	warn "test $test failed: MZ-EXIT $status after ${elapsed}s (accel $accel); log: $log"
+	exit "$status"
+fi
+info "test $test passed: MZ-EXIT 0 after ${elapsed}s (accel $accel); log: $log"
