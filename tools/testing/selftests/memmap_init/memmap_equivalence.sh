@@ -27,9 +27,9 @@
 # first chunk is a partial one, and no range of map=dev is a multiple of
 # the chunk.  The messages show how each multithreaded bind was cut.
 #
-# A run "on several threads" binds once, without limits (with the
-# matrix's 1 GiB namespace and 2 vCPUs every namespace range here but
-# devdax map=mem's may run on 2).  A helper that starts after the calling
+# A run "on several threads" binds once, without limits (with a 1 GiB
+# namespace and 2 CPUs every namespace range here but devdax map=mem's may
+# run on 2).  A helper that starts after the calling
 # thread took every chunk is not counted (padata): whether one started in
 # time is the scheduler's, not a promise of the kernel, so a bind that
 # ran on one thread where more were possible is a diagnostic line, and
@@ -60,7 +60,8 @@
 # soft-reserved memory (MEMMAP_INIT_HMEM: rebound) have no request of
 # their own: the policy decides their backend, so instead of the template
 # and streaming comparisons they get one on 1 thread and one on several
-# threads with the policy's backend (the matrix's cells run every policy).
+# threads with the policy's backend (boot with each memmap_streaming=
+# policy to cover every backend).
 #
 # Last, the kernel log of all these binds must hold no report
 # (MI_REPORTS: warnings, BUGs, lockdep, poisoned pages).
@@ -139,10 +140,7 @@ check_threads() {
 	local spec=$1 events=$2 e t nr start altmap hi why chunks size first rc=0
 	while IFS= read -r e; do
 		[ -n "$e" ] || continue
-		t=$(mi_field "$e" threads)
-		altmap=$(mi_field "$e" altmap)
-		nr=$(mi_field "$e" nr_pages)
-		start=$(mi_field "$e" start_pfn)
+		read -r t altmap nr start < <(mi_fields "$e" threads altmap nr_pages start_pfn)
 		if ! [[ "$t" =~ ^[0-9]+$ ]]; then
 			ktap_print_msg "no threads in the event: $e"
 			rc=1
@@ -188,7 +186,7 @@ check_threads() {
 # check_threads does, 3 when it fails.
 digests() {
 	local out=$1 threads=$2 req=$3 type=$4 altmap=$5 count=$6 lim=
-	local want events e start nr poisoned rc=0
+	local want events poisoned rc=0
 	shift 6
 	[ "$threads" != 1 ] || lim="wq=$ONE_CPU"
 	want=$(mi_expected_backend "$req" "$altmap")
@@ -202,16 +200,7 @@ digests() {
 	[ -z "$threads" ] || check_threads "$threads" "$events" || rc=$?
 	[ "$rc" -ne 1 ] || rc=3
 	[ "$rc" -eq 0 ] || return "$rc"
-	: >"$out"
-	while IFS= read -r e; do
-		start=$(mi_field "$e" start_pfn)
-		nr=$(mi_field "$e" nr_pages)
-		if ! echo "$start $nr" >"$DIGEST" 2>"$MI_TMP/digest.err"; then
-			ktap_print_msg "digest of $start+$nr failed: $(cat "$MI_TMP/digest.err")"
-			return 1
-		fi
-		cat "$DIGEST" >>"$out"
-	done < <(sort -t= -k2 <<<"$events")
+	mi_digest "$DIGEST" "$events" "$out" || return 1
 	# No page left poisoned: on a CONFIG_DEBUG_VM kernel memory hotplug
 	# poisons the memmap it adds, so a page memmap init skipped still is.
 	poisoned=$(awk '$1 == "poisoned" { n += $2 }

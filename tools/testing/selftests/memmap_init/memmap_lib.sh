@@ -2,6 +2,8 @@
 # shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 #
 # Helpers shared by the memmap_init selftests.  Sourced, never executed.
+# Those of one kind of memory are in memmap_lib_KIND.sh, which this file
+# sources at its end.
 #
 # What the tests may change.  By default nothing that existed before they
 # started: no namespace, region, label or dax device, and no memory.  What
@@ -117,33 +119,6 @@ MI_DEVNUMS=()
 MI_P2P=
 MI_HMEM=
 MI_COHERENT=
-
-# Multithreaded init.  x86-64 has 4 KiB pages, 128 MiB sections
-# (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
-# sections' worth of struct pages.  Where the tails of compound pages share
-# vmemmap pages (no altmap, more than two vmemmap pages of struct pages a
-# compound page: vmemmap_can_optimize()), memmap init writes two vmemmap
-# pages of each: 128.  Kernels whose struct page is not 64 bytes (KMSAN)
-# share none, and have only the slow path on one thread anyway.  A range
-# starting in a boot section (compound_nr_pages()'s early_section()) would
-# share none either: no guest has one.
-MI_PAGE_SIZE=4096
-MI_SECTION_PAGES=32768
-MI_SHARED_WRITTEN=128
-# The online CPUs and, per node, its online CPUs and its online
-# housekeeping CPUs (mi_cpus_init).
-MI_CPUS=
-declare -A MI_NODE_ONLINE=() MI_NODE_HK=() MI_NODE_HK_CPUS=()
-# The unbound workqueues' cpumask, and what it was before mi_limited wq=
-# changed it, until it puts it back (mi_cleanup does if the test is
-# interrupted in between).
-MI_WQ_CPUMASK=/sys/devices/virtual/workqueue/cpumask
-MI_WQ_SAVED=
-# mi_limited cpuset=: the cgroup made for it, the cgroup the shell came
-# from, and whether the root's subtree had the cpuset controller before.
-MI_CPUSET_DIR=
-MI_CPUSET_FROM=
-MI_CPUSET_ENABLED=
 
 # ---------------------------------------------------------------- KTAP
 
@@ -417,6 +392,34 @@ mi_field() {
 	sed -n "s/.* $2=\\([^ ]*\\).*/\\1/p" <<<" $1"
 }
 
+# mi_fields EVENT NAME...: the fields NAME... of an event line, on one line
+# in that order, "-" for each one the event lacks.
+mi_fields() {
+	local e=$1 name v out=()
+	shift
+	for name; do
+		v=$(mi_field "$e" "$name")
+		out+=("${v:--}")
+	done
+	echo "${out[*]}"
+}
+
+# mi_digest DIGEST EVENTS OUT: the digests test_memmap_digest (its debugfs
+# file DIGEST) gives of the ranges EVENTS report, in PFN order, into OUT.
+# False, saying why, when one fails.
+mi_digest() {
+	local e start nr
+	: >"$3"
+	while IFS= read -r e; do
+		read -r start nr < <(mi_fields "$e" start_pfn nr_pages)
+		if ! echo "$start $nr" >"$1" 2>"$MI_TMP/digest.err"; then
+			ktap_print_msg "digest of $start+$nr failed: $(cat "$MI_TMP/digest.err")"
+			return 1
+		fi
+		cat "$1" >>"$3"
+	done < <(sort -t= -k2 <<<"$2")
+}
+
 # mi_check_events EVENTS COUNT TYPE ALTMAP BACKEND: every event matches,
 # and there are COUNT of them (at least -COUNT when negative).  Prints
 # what is wrong; false then.
@@ -464,7 +467,7 @@ mi_pageref_off() {
 	MI_PAGEREF=
 }
 
-# ---------------------------------------------------------------- namespaces
+# ---------------------------------------------------------------- what the run names
 
 # mi_bail REASON: the run was given something it cannot use: a KTAP
 # "Bail out!" with REASON, and a failed group.  Nothing has been changed.
@@ -530,23 +533,6 @@ mi_join() {
 # mi_hexdev MAJ:MIN: the device number as stat's %t:%T prints it.
 mi_hexdev() {
 	printf '%x:%x' "${1%%:*}" "${1#*:}"
-}
-
-# mi_ns_users NS: what uses namespace NS, one finding a line; nothing when
-# it is free.  NS is in use when its block device (or a partition of it)
-# is mounted, swapped on, held by another block device (device mapper,
-# md) or claimed by anyone (an exclusive open fails), when a process has
-# its block or device-dax device open or mapped, or when its device-dax
-# memory is online as system RAM (kmem).
-mi_ns_users() {
-	local ns=$1 j blk dax
-	MI_DEVNUMS=()
-	j=$(ndctl list -n "$ns" -i 2>/dev/null)
-	blk=$(sed -n 's/.*"blockdev":"\([^"]*\)".*/\1/p' <<<"$j" | head -n 1)
-	dax=$(sed -n 's/.*"chardev":"\([^"]*\)".*/\1/p' <<<"$j" | head -n 1)
-	[ -z "$blk" ] || mi_blk_users "$blk"
-	[ -z "$dax" ] || mi_dax_users "$dax"
-	mi_open_users
 }
 
 # mi_blk_users BLK: what uses block device BLK (pmem0, nvme0n1) or a
@@ -615,79 +601,6 @@ mi_open_users() {
 	done < <([ ! -r /proc/swaps ] || tail -n +2 /proc/swaps)
 }
 
-# mi_ns_config: "MODE MAP ALIGN SECTOR_SIZE REQUEST" of MI_NS, as ndctl
-# list and the attribute report them ("-" for a field they do not give).
-# Only an enabled namespace shows its mode: disabled, it reads as raw.
-mi_ns_config() {
-	local j f v
-	local -a out=()
-	j=$(ndctl list -n "$MI_NS" -i 2>/dev/null)
-	for f in mode map align sector_size; do
-		v=$(sed -n "s/.*\"$f\":\"\\{0,1\\}\\([^\",]*\\).*/\\1/p" <<<"$j" | head -n 1)
-		out+=("${v:--}")
-	done
-	v=$(mi_ns_request)
-	out+=("${v:--}")
-	echo "${out[*]}"
-}
-
-# mi_ns_disabled: true when MI_NS is disabled.
-mi_ns_disabled() {
-	ndctl list -n "$MI_NS" -i 2>/dev/null | grep -q '"state":"disabled"'
-}
-
-# mi_ns_init: take the namespace MEMMAP_INIT_NAMESPACE names, when it may
-# be used, and remember how it is configured (mi_ns_reset puts it back).
-# Returns false (with MI_NS_WHY set) when the run names none, without
-# ndctl or the attribute (unless MI_NS_ANY_KERNEL=1: a test of kernels
-# without it), or when the namespace is in use (mi_ns_users).  Bails out
-# when the name is not one of a pmem namespace with capacity.
-mi_ns_init() {
-	local ns=${MEMMAP_INIT_NAMESPACE:-} d users
-	MI_NS_WHY=
-	if [ -z "$ns" ]; then
-		MI_NS_WHY="set MEMMAP_INIT_NAMESPACE=namespaceX.Y to let the tests"
-		MI_NS_WHY+=" reconfigure that namespace and destroy its data"
-		return 1
-	fi
-	if ! command -v ndctl >/dev/null; then
-		MI_NS_WHY="ndctl not installed"
-		return 1
-	fi
-	d=/sys/bus/nd/devices/$ns
-	[ -d "$d" ] || mi_bail "MEMMAP_INIT_NAMESPACE=$ns: no such namespace ('ndctl list -N -i')"
-	case "$(cat "$d/devtype" 2>/dev/null)" in
-	nd_namespace_pmem|nd_namespace_io) ;;
-	*) mi_bail "MEMMAP_INIT_NAMESPACE=$ns is not a pmem namespace" ;;
-	esac
-	[ "$(cat "$d/size" 2>/dev/null)" != 0 ] ||
-		mi_bail "MEMMAP_INIT_NAMESPACE=$ns has no capacity (a namespace seed)"
-	if [ ! -f "$d/memmap_streaming" ] && [ "$MI_NS_ANY_KERNEL" != 1 ]; then
-		MI_NS_WHY="$ns has no memmap_streaming attribute"
-		return 1
-	fi
-	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
-	users=$(mi_ns_users "$ns")
-	if [ -n "$users" ]; then
-		MI_NS_WHY="$ns is in use, not touching it: $(mi_join <<<"$users")"
-		return 1
-	fi
-	MI_NS=$ns
-	MI_NS_ATTR=$d/memmap_streaming
-	# A disabled namespace shows its configuration once enabled; it is
-	# disabled again when the test is done with it.
-	MI_NS_WAS_DISABLED=0
-	if mi_ns_disabled; then
-		MI_NS_WAS_DISABLED=1
-		if ! ndctl enable-namespace "$ns" >/dev/null 2>&1; then
-			MI_NS=
-			MI_NS_WHY="$ns is disabled and cannot be enabled to read its configuration"
-			return 1
-		fi
-	fi
-	MI_NS_SAVED=$(mi_ns_config)
-}
-
 # mi_run TOOL ARGS...: run TOOL (ndctl, daxctl) quietly, showing its
 # output on failure.
 mi_run() {
@@ -698,217 +611,13 @@ mi_run() {
 	fi
 }
 
-mi_ndctl() {
-	mi_run ndctl "$@"
-}
-
-mi_ns_disable() {
-	mi_ndctl disable-namespace "$MI_NS"
-}
-
-mi_ns_enable() {
-	mi_ndctl enable-namespace "$MI_NS"
-}
-
-# mi_ns_reconfig OPTIONS...: reconfigure the label-less namespace.
-mi_ns_reconfig() {
-	mi_ndctl create-namespace -f -e "$MI_NS" "$@"
-}
-
-# mi_ns_request: the current request of the namespace.
-mi_ns_request() {
-	mi_bracketed "$MI_NS_ATTR"
-}
-
-# mi_ns_set REQUEST: set the request of the (disabled) namespace.
-mi_ns_set() {
-	local out
-	out=$("$MI_WRITE" "$MI_NS_ATTR" "$1")
-	[ "$out" = ok ] || { ktap_print_msg "writing '$1' to $MI_NS_ATTR: $out"; return 1; }
-}
-
 # mi_now_ns: wall-clock time in nanoseconds (microsecond resolution).
 mi_now_ns() {
 	local t=${EPOCHREALTIME/./}
 	echo $((10#$t * 1000))
 }
 
-# mi_ns_rebind REQUEST: disable the namespace, set REQUEST and enable it
-# again with an empty trace buffer.  MI_BIND_NS is how long the enable,
-# which contains the bind, took.
-mi_ns_rebind() {
-	local t0 rc
-	mi_ns_disable && mi_ns_set "$1" || return 1
-	[ -z "$MI_TRACE" ] || mi_trace_clear
-	t0=$(mi_now_ns)
-	mi_ns_enable
-	rc=$?
-	MI_BIND_NS=$(($(mi_now_ns) - t0))
-	return $rc
-}
-
-# mi_ns_reset: put the namespace back as mi_ns_init found it: its mode,
-# map, align and sector size (ndctl create-namespace -f -e, which loses
-# the data), its memmap_streaming request and whether it was enabled.
-# mi_cleanup calls it on every exit; tests call it when they are done
-# with the namespace.  Prints what it could not restore; false then.
-mi_ns_reset() {
-	local mode map align ss req now rc=0
-	local -a opts=()
-	[ -n "$MI_NS" ] && [ -n "$MI_NS_SAVED" ] || return 0
-	# Enabled, the namespace shows its mode (mi_ns_config).
-	mi_ns_disabled && ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
-	now=$(mi_ns_config)
-	read -r mode map align ss req <<<"$MI_NS_SAVED"
-	if [ "${now% *}" != "${MI_NS_SAVED% *}" ]; then
-		opts=(--mode="$mode")
-		[ "$map" = - ] || opts+=(--map="$map")
-		[ "$align" = - ] || [ "$mode" = raw ] || [ "$mode" = sector ] ||
-			opts+=(--align="$align")
-		[ "$mode" != sector ] || [ "$ss" = - ] || opts+=(--sector-size="$ss")
-		ndctl create-namespace -f -e "$MI_NS" "${opts[@]}" >/dev/null 2>&1
-	fi
-	if [ "$req" != - ] && [ "$(mi_ns_request)" != "$req" ]; then
-		ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
-		"$MI_WRITE" "$MI_NS_ATTR" "$req" >/dev/null
-		ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
-	fi
-	now=$(mi_ns_config)
-	if [ "$now" != "$MI_NS_SAVED" ]; then
-		ktap_print_msg "cannot put $MI_NS back: it was '$MI_NS_SAVED'" \
-			"(mode map align sector_size request), it is '$now'"
-		rc=1
-	fi
-	if [ "$MI_NS_WAS_DISABLED" = 1 ] &&
-		! ndctl disable-namespace "$MI_NS" >/dev/null 2>&1; then
-		ktap_print_msg "cannot disable $MI_NS again, as it was found"
-		rc=1
-	fi
-	return "$rc"
-}
-
-# mi_ns_dev KIND: the block device (KIND blockdev, e.g. pmem0) or device-dax
-# character device (KIND chardev, e.g. dax0.0) of the namespace.
-mi_ns_dev() {
-	ndctl list -n "$MI_NS" 2>/dev/null |
-		sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | head -n 1
-}
-
-# mi_lr_init: take the region MEMMAP_INIT_LABEL_REGION names: one NVDIMM
-# that can store labels, none of whose namespaces is in use, not holding
-# the namespace the other tests use.  Sets MI_LR (the region) and
-# MI_LR_NMEM (its NVDIMM).  Returns false (with MI_LR_WHY set) when the
-# run names none or when it is in use; bails out when the region does
-# not exist, maps more than one NVDIMM or one without a label area, or
-# holds MEMMAP_INIT_NAMESPACE.
-mi_lr_init() {
-	local r=${MEMMAP_INIT_LABEL_REGION:-} d n u users=
-	MI_LR_WHY=
-	if [ -z "$r" ]; then
-		MI_LR_WHY="set MEMMAP_INIT_LABEL_REGION=regionN (one NVDIMM with a"
-		MI_LR_WHY+=" label area) to let the test re-initialize its labels"
-		MI_LR_WHY+=" and destroy every namespace in it"
-		return 1
-	fi
-	d=/sys/bus/nd/devices/$r
-	[ -d "$d" ] || mi_bail "MEMMAP_INIT_LABEL_REGION=$r: no such region ('ndctl list -R')"
-	if [ ! -f "$d/mapping0" ] || [ -e "$d/mapping1" ]; then
-		mi_bail "MEMMAP_INIT_LABEL_REGION=$r does not map exactly one NVDIMM"
-	fi
-	n=$(cut -d, -f1 <"$d/mapping0")
-	grep -qw set_data "/sys/bus/nd/devices/$n/commands" 2>/dev/null ||
-		mi_bail "MEMMAP_INIT_LABEL_REGION=$r: $n has no label area"
-	if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$d/$MEMMAP_INIT_NAMESPACE" ]; then
-		mi_bail "MEMMAP_INIT_LABEL_REGION=$r holds" \
-			"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE, which this test would destroy"
-	fi
-	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
-	for u in "$d"/namespace*; do
-		[ -e "$u" ] || continue
-		u=$(mi_ns_users "${u##*/}")
-		[ -z "$u" ] || users+="${users:+; }$(mi_join <<<"$u")"
-	done
-	if [ -n "$users" ]; then
-		MI_LR_WHY="$r is in use, not touching it: $users"
-		return 1
-	fi
-	MI_LR=$r
-	MI_LR_NMEM=$n
-}
-
-# ---------------------------------------------------------------- test_hmm
-
-# mi_hmm_init: false (MI_HMM_WHY set) without a loadable test_hmm.
-mi_hmm_init() {
-	MI_HMM_WHY=
-	if ! modinfo test_hmm >/dev/null 2>&1; then
-		MI_HMM_WHY="no test_hmm module (CONFIG_TEST_HMM=m)"
-		return 1
-	fi
-	if [ -d /sys/module/test_hmm ] && ! grep -q '^test_hmm ' /proc/modules; then
-		MI_HMM_WHY="test_hmm is built in, its parameter cannot change"
-		return 1
-	fi
-	if ! modinfo -p test_hmm 2>/dev/null | grep -q '^memmap_streaming:'; then
-		MI_HMM_WHY="test_hmm has no memmap_streaming parameter"
-		return 1
-	fi
-	# mi_cleanup unloads it.
-	MI_HMM_USED=1
-}
-
-# ---------------------------------------------------------------- p2pdma, hmem, coherent
-
-# mi_p2p_init: take the PCI device MEMMAP_INIT_P2PDMA names, when it may be
-# used.  Sets MI_P2P (the device) and MI_P2P_DRV (its driver's directory).
-# Returns false (MI_P2P_WHY set) when the run names none, when no driver
-# is bound to it or when it is in use (mi_p2p_users); bails out when it
-# does not exist or has no p2pdma memory.
-mi_p2p_init() {
-	local dev=${MEMMAP_INIT_P2PDMA:-} d users
-	MI_P2P_WHY=
-	if [ -z "$dev" ]; then
-		MI_P2P_WHY="set MEMMAP_INIT_P2PDMA=DDDD:BB:DD.F (a PCI device with"
-		MI_P2P_WHY+=" p2pdma memory) to let the tests rebind its driver"
-		return 1
-	fi
-	d=/sys/bus/pci/devices/$dev
-	[ -d "$d" ] || mi_bail "MEMMAP_INIT_P2PDMA=$dev: no such PCI device (/sys/bus/pci/devices)"
-	[ -d "$d/p2pmem" ] ||
-		mi_bail "MEMMAP_INIT_P2PDMA=$dev has no p2pdma memory" \
-			"(no p2pmem in its sysfs directory)"
-	if [ ! -e "$d/driver" ]; then
-		MI_P2P_WHY="$dev has no driver bound: nothing publishes its p2pdma memory"
-		return 1
-	fi
-	users=$(mi_p2p_users "$dev")
-	if [ -n "$users" ]; then
-		MI_P2P_WHY="$dev is in use, not touching it: $(mi_join <<<"$users")"
-		return 1
-	fi
-	MI_P2P=$dev
-	MI_P2P_DRV=$(readlink -f "$d/driver")
-}
-
-# mi_p2p_users DEV: what uses PCI device DEV, one finding a line: p2pdma
-# memory allocated from it (p2pmem's available less than its size), and
-# its block devices (an NVMe controller's namespaces) as mi_blk_users and
-# mi_open_users find them.
-mi_p2p_users() {
-	local d=/sys/bus/pci/devices/$1 b size avail
-	MI_DEVNUMS=()
-	size=$(cat "$d/p2pmem/size" 2>/dev/null)
-	avail=$(cat "$d/p2pmem/available" 2>/dev/null)
-	[ "$size" = "$avail" ] ||
-		echo "$1 has p2pdma memory allocated ($avail of $size bytes available)"
-	for b in /sys/class/block/*; do
-		if [ ! -e "$b" ] || [ -e "$b/partition" ]; then continue; fi
-		case "$(readlink -f "$b")" in
-		*/"$1"/*) mi_blk_users "${b##*/}" ;;
-		esac
-	done
-	mi_open_users
-}
+# ---------------------------------------------------------------- the memory a test binds
 
 # mi_drv_rebind DRIVER DEV: unbind DEV from DRIVER (its sysfs directory)
 # and bind it again, with an empty trace buffer; MI_BIND_NS is how long
@@ -940,119 +649,6 @@ mi_drv_restore() {
 		ktap_print_msg "cannot bind $dev to ${drv##*/} again"
 		return 1
 	fi
-}
-
-# mi_p2p_rebind REQUEST: rebind MI_P2P's driver (mi_drv_rebind): its probe
-# publishes the p2pdma memory again.  The device has no request of its
-# own: REQUEST is not used, the policy decides.
-mi_p2p_rebind() {
-	mi_drv_rebind "$MI_P2P_DRV" "$MI_P2P" || return 1
-	if [ ! -d "/sys/bus/pci/devices/$MI_P2P/p2pmem" ]; then
-		ktap_print_msg "no p2pmem after binding $MI_P2P to ${MI_P2P_DRV##*/}"
-		return 1
-	fi
-}
-
-# mi_p2p_restore: bind MI_P2P to its driver again if a test left it
-# unbound (mi_cleanup calls it); false when that fails.
-mi_p2p_restore() {
-	[ -z "$MI_P2P" ] || mi_drv_restore "$MI_P2P_DRV" "$MI_P2P"
-}
-
-# mi_hmem_init: take the device-dax instance MEMMAP_INIT_HMEM names, when it
-# may be used.  Sets MI_HMEM.  Returns false (MI_HMEM_WHY set) when the
-# run names none, when it is not bound to device_dax or is in use
-# (mi_dax_users); bails out when it does not exist or is not of
-# soft-reserved memory (dax_hmem).
-mi_hmem_init() {
-	local dax=${MEMMAP_INIT_HMEM:-} d users drv
-	MI_HMEM_WHY=
-	if [ -z "$dax" ]; then
-		MI_HMEM_WHY="set MEMMAP_INIT_HMEM=daxX.Y (device-dax of soft-reserved"
-		MI_HMEM_WHY+=" memory) to let the tests rebind it and destroy its data"
-		return 1
-	fi
-	d=/sys/bus/dax/devices/$dax
-	[ -e "$d" ] || mi_bail "MEMMAP_INIT_HMEM=$dax: no such device-dax instance ('daxctl list')"
-	case "$(readlink -f "$d")" in
-	*/hmem.*/*) ;;
-	*) mi_bail "MEMMAP_INIT_HMEM=$dax is not of soft-reserved memory" \
-		"(no hmem device above it)" ;;
-	esac
-	drv=$(readlink "$d/driver" 2>/dev/null)
-	MI_DEVNUMS=()
-	users=$(mi_dax_users "$dax"; mi_open_users)
-	if [ -n "$users" ]; then
-		MI_HMEM_WHY="$dax is in use, not touching it: $(mi_join <<<"$users")"
-		return 1
-	fi
-	if [ "${drv##*/}" != device_dax ]; then
-		MI_HMEM_WHY="$dax is not bound to device_dax"
-		MI_HMEM_WHY+=" ('daxctl reconfigure-device --mode=devdax $dax')"
-		return 1
-	fi
-	MI_HMEM=$dax
-}
-
-# mi_hmem_rebind REQUEST: rebind MI_HMEM to device_dax (mi_drv_rebind).
-# Soft-reserved device-dax has no request of its own: REQUEST is not
-# used, the policy decides.
-mi_hmem_rebind() {
-	mi_drv_rebind /sys/bus/dax/drivers/device_dax "$MI_HMEM"
-}
-
-# mi_hmem_restore: bind MI_HMEM to device_dax again if a test left it
-# unbound (mi_cleanup calls it); false when that fails.
-mi_hmem_restore() {
-	[ -z "$MI_HMEM" ] || mi_drv_restore /sys/bus/dax/drivers/device_dax "$MI_HMEM"
-}
-
-# MI_COHERENT_SIZE: the memory of test_hmm's two device-coherent devices,
-# 256 MiB each (DEVMEM_CHUNK_SIZE).
-MI_COHERENT_SIZE=$((512 << 20))
-
-# mi_coherent_init: take the range MEMMAP_INIT_HMM_COHERENT names for
-# test_hmm's device-coherent devices.  Sets MI_COHERENT.  Returns false
-# (MI_COHERENT_WHY set) when the run names none or test_hmm cannot be
-# loaded (mi_hmm_init); bails out when the range is not 2 MiB-aligned
-# or not within one "Reserved" range of /proc/iomem.
-mi_coherent_init() {
-	local a=${MEMMAP_INIT_HMM_COHERENT:-} l s e name found=0
-	MI_COHERENT_WHY=
-	if [ -z "$a" ]; then
-		MI_COHERENT_WHY="set MEMMAP_INIT_HMM_COHERENT=ADDR (512 MiB of reserved"
-		MI_COHERENT_WHY+=" memory, e.g. memmap=512M%ADDR-1+2) to let test_hmm"
-		MI_COHERENT_WHY+=" use it as device-coherent memory"
-		return 1
-	fi
-	a=$((a))
-	[ $((a % (2 << 20))) -eq 0 ] ||
-		mi_bail "MEMMAP_INIT_HMM_COHERENT=$MEMMAP_INIT_HMM_COHERENT is not 2 MiB-aligned"
-	# Top-level ranges: "start-end : name", addresses in hex.
-	while IFS= read -r l; do
-		[[ "$l" =~ ^([0-9a-f]+)-([0-9a-f]+)\ :\ (.*)$ ]] || continue
-		s=$((16#${BASH_REMATCH[1]})) e=$((16#${BASH_REMATCH[2]})) name=${BASH_REMATCH[3]}
-		if [ "$s" -le "$a" ] && [ "$e" -ge $((a + MI_COHERENT_SIZE - 1)) ] &&
-			[ "$name" = Reserved ]; then
-			found=1
-		fi
-	done </proc/iomem
-	[ "$found" = 1 ] ||
-		mi_bail "MEMMAP_INIT_HMM_COHERENT=$MEMMAP_INIT_HMM_COHERENT:" \
-			"$((MI_COHERENT_SIZE >> 20)) MiB from there" \
-			"are not within one Reserved range of /proc/iomem"
-	if ! mi_hmm_init; then
-		MI_COHERENT_WHY=$MI_HMM_WHY
-		return 1
-	fi
-	MI_COHERENT=$a
-}
-
-# mi_coherent_load REQUEST: (re)load test_hmm with that request and the
-# device-coherent range (mi_hmm_load).
-mi_coherent_load() {
-	mi_hmm_load "$1" "spm_addr_dev0=$(printf '%#x' "$MI_COHERENT")" \
-		"spm_addr_dev1=$(printf '%#x' $((MI_COHERENT + MI_COHERENT_SIZE / 2)))"
 }
 
 # mi_devices: the memory a test may bind.  Sets have_ns (1 when
@@ -1106,480 +702,6 @@ mi_ns_types() {
 		"$body"
 	done
 	[ "$have_ns" = 0 ] || mi_ns_reset
-}
-
-# mi_hmm_load REQUEST [PARAM...]: (re)load test_hmm with that request and
-# the module parameters PARAM; MI_BIND_NS is how long the load, which
-# contains the binds, took.
-mi_hmm_load() {
-	local t0 rc=0 req=$1
-	shift
-	modprobe -r test_hmm 2>/dev/null
-	[ -z "$MI_TRACE" ] || mi_trace_clear
-	t0=$(mi_now_ns)
-	modprobe test_hmm "memmap_streaming=$req" "$@" >"$MI_TMP/modprobe.out" 2>&1 || rc=1
-	MI_BIND_NS=$(($(mi_now_ns) - t0))
-	if [ "$rc" -ne 0 ]; then
-		ktap_print_msg "'modprobe test_hmm memmap_streaming=$req $*' failed:"
-		mi_indent <"$MI_TMP/modprobe.out"
-		return 1
-	fi
-}
-
-mi_hmm_unload() {
-	modprobe -r test_hmm 2>/dev/null
-	return 0
-}
-
-# ---------------------------------------------------------------- threads
-
-# mi_debugfs: debugfs at /sys/kernel/debug, mounted if it is not; false
-# when it cannot be.
-mi_debugfs() {
-	grep -q ' /sys/kernel/debug ' /proc/mounts ||
-		mount -t debugfs none /sys/kernel/debug 2>/dev/null
-}
-
-# mi_cpulist LIST: the CPUs of a cpulist such as "0-3,8", one a line.
-mi_cpulist() {
-	local r a b i
-	local -a rs
-	IFS=, read -r -a rs <<<"$1"
-	for r in ${rs[@]+"${rs[@]}"}; do
-		[[ "$r" =~ ^([0-9]+)(-([0-9]+))?$ ]] || continue
-		a=${BASH_REMATCH[1]}
-		b=${BASH_REMATCH[3]:-$a}
-		for ((i = a; i <= b; i++)); do echo "$i"; done
-	done
-}
-
-# mi_nodes: the online nodes, one a line (0 without NUMA).
-mi_nodes() {
-	local n
-	if [ -r /sys/devices/system/node/online ]; then
-		mi_cpulist "$(cat /sys/devices/system/node/online)"
-	else
-		echo 0
-	fi
-}
-
-# mi_cpus_init: MI_CPUS, the online CPUs; MI_NODE_ONLINE[N], the online
-# CPUs of node N, and MI_NODE_HK[N], those of them that are housekeeping
-# CPUs, not set apart by isolcpus= (/sys/devices/system/cpu/isolated) or
-# nohz_full= (.../nohz_full), which MI_NODE_HK_CPUS[N] lists.  Without
-# NUMA, node 0 has every CPU.
-mi_cpus_init() {
-	local c n k h f l
-	local -A online=() isolated=()
-	[ -z "$MI_CPUS" ] || return 0
-	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
-		online[$c]=1
-	done
-	for f in isolated nohz_full; do
-		for c in $(mi_cpulist "$(cat "/sys/devices/system/cpu/$f" 2>/dev/null)"); do
-			isolated[$c]=1
-		done
-	done
-	MI_CPUS=${#online[@]}
-	[ "$MI_CPUS" -gt 0 ] || MI_CPUS=$(nproc)
-	for n in $(mi_nodes); do
-		k=0 h=0 l=
-		f=/sys/devices/system/node/node$n/cpulist
-		[ -r "$f" ] || f=/sys/devices/system/cpu/online
-		for c in $(mi_cpulist "$(cat "$f")"); do
-			[ -n "${online[$c]:-}" ] || continue
-			k=$((k + 1))
-			[ -z "${isolated[$c]:-}" ] || continue
-			h=$((h + 1))
-			l+=" $c"
-		done
-		MI_NODE_ONLINE[$n]=$k
-		MI_NODE_HK[$n]=$h
-		MI_NODE_HK_CPUS[$n]=${l# }
-	done
-}
-
-# mi_cpu_node NODE: the node whose CPUs run the helpers for memory of NODE:
-# NODE when it has an online CPU, else the nearest node that has one
-# (/sys/devices/system/node/nodeNODE/distance, the lowest node on a tie),
-# as numa_nearest_node() picks it; NODE itself when no distances are known.
-mi_cpu_node() {
-	local n=$1 best="" bestd="" d i=0
-	local -a nodes dists
-	mi_cpus_init
-	if [ "${MI_NODE_ONLINE[$n]:-0}" -gt 0 ] ||
-		[ ! -r "/sys/devices/system/node/node$n/distance" ]; then
-		echo "$n"
-		return
-	fi
-	mapfile -t nodes < <(mi_nodes)
-	read -r -a dists <"/sys/devices/system/node/node$n/distance"
-	for i in "${!nodes[@]}"; do
-		d=${dists[$i]:-}
-		[ -n "$d" ] || continue
-		[ "${MI_NODE_ONLINE[${nodes[$i]}]:-0}" -gt 0 ] || continue
-		if [ -z "$bestd" ] || [ "$d" -lt "$bestd" ]; then
-			best=${nodes[$i]} bestd=$d
-		fi
-	done
-	echo "${best:-$n}"
-}
-
-# mi_ns_node: the node of the namespace's memory (its numa_node), or "-"
-# when the namespace has none (no NUMA: the binding CPU's node is used).
-mi_ns_node() {
-	local n
-	n=$(cat "/sys/bus/nd/devices/$MI_NS/numa_node" 2>/dev/null)
-	if [[ "$n" =~ ^[0-9]+$ ]]; then echo "$n"; else echo -; fi
-}
-
-# mi_cpumask LIST: the CPUs of LIST as the kernel writes a cpumask: hex
-# words of 32 CPUs, the highest first, separated by commas.
-mi_cpumask() {
-	local c w n=0 out=
-	local -a words=()
-	for c in $(mi_cpulist "$1"); do
-		w=$((c / 32))
-		words[w]=$((${words[w]:-0} | (1 << (c % 32))))
-		[ "$w" -lt "$n" ] || n=$((w + 1))
-	done
-	for ((w = n - 1; w >= 0; w--)); do
-		out+=$(printf '%08x' "${words[w]:-0}")
-		[ "$w" -eq 0 ] || out+=,
-	done
-	echo "$out"
-}
-
-# mi_cpumask_list MASK: the CPUs of a cpumask as the kernel writes it
-# (mi_cpumask), as a CPU list.
-mi_cpumask_list() {
-	local i v bit c=0 out=
-	local -a words
-	IFS=, read -r -a words <<<"$1"
-	for ((i = ${#words[@]} - 1; i >= 0; i--)); do
-		v=$((16#${words[i]}))
-		for ((bit = 0; bit < 32; bit++)); do
-			[ $(((v >> bit) & 1)) -eq 0 ] || out+=,$((c + bit))
-		done
-		c=$((c + 32))
-	done
-	echo "${out#,}"
-}
-
-# mi_cgroup2: where the cgroup v2 hierarchy is mounted; false if nowhere.
-mi_cgroup2() {
-	awk '$3 == "cgroup2" { print $2; found = 1; exit } END { exit !found }' \
-		/proc/mounts 2>/dev/null
-}
-
-# mi_cpuset_usable: where the cgroup v2 hierarchy is mounted, if it has
-# the cpuset controller; false otherwise.
-mi_cpuset_usable() {
-	local root
-	root=$(mi_cgroup2) && grep -qw cpuset "$root/cgroup.controllers" 2>/dev/null &&
-		echo "$root"
-}
-
-# mi_cpuset_enter LIST PID: move PID into a new cgroup whose cpuset holds
-# the CPUs of LIST, enabling the cpuset controller for the root's children
-# if it was not; prints why not and is false when it cannot.
-# mi_cpuset_leave PID puts everything back.
-mi_cpuset_enter() {
-	local root
-	if ! root=$(mi_cpuset_usable); then
-		ktap_print_msg "no cgroup v2 hierarchy with the cpuset controller" \
-			"(CONFIG_CPUSETS)"
-		return 1
-	fi
-	MI_CPUSET_FROM=$(sed -n 's/^0:://p' "/proc/$2/cgroup")
-	if ! grep -qw cpuset "$root/cgroup.subtree_control"; then
-		if ! echo +cpuset 2>/dev/null >"$root/cgroup.subtree_control"; then
-			ktap_print_msg "cannot enable the cpuset controller in $root"
-			return 1
-		fi
-		MI_CPUSET_ENABLED=$root
-	fi
-	MI_CPUSET_DIR=$root/memmap_init.$$
-	if ! mkdir "$MI_CPUSET_DIR" ||
-		! echo "$1" 2>/dev/null >"$MI_CPUSET_DIR/cpuset.cpus" ||
-		! echo "$2" 2>/dev/null >"$MI_CPUSET_DIR/cgroup.procs"; then
-		ktap_print_msg "cannot make a cpuset of CPUs $1 in $MI_CPUSET_DIR"
-		mi_cpuset_leave "$2"
-		return 1
-	fi
-}
-
-mi_cpuset_leave() {
-	local root
-	[ -n "$MI_CPUSET_DIR" ] || return 0
-	root=${MI_CPUSET_DIR%/*}
-	[ ! -d "$root$MI_CPUSET_FROM" ] ||
-		echo "$1" 2>/dev/null >"$root$MI_CPUSET_FROM/cgroup.procs"
-	rmdir "$MI_CPUSET_DIR" 2>/dev/null
-	[ -z "$MI_CPUSET_ENABLED" ] ||
-		echo -cpuset 2>/dev/null >"$MI_CPUSET_ENABLED/cgroup.subtree_control"
-	MI_CPUSET_DIR=
-	MI_CPUSET_FROM=
-	MI_CPUSET_ENABLED=
-}
-
-# mi_limited LIMIT CMD...: run CMD, a command or a function of this shell,
-# with this shell, and so every process CMD starts, held to LIMIT, then
-# lift it.  LIMIT is cpu=LIST (allowed only on the CPUs of LIST, as taskset
-# would), cpuset=LIST (in a cgroup v2 cpuset of the CPUs of LIST, as an
-# administrator would confine a task), nice=N (nice value N, as nice
-# would), wq=LIST (the
-# shell on the CPUs of LIST, and the unbound workqueues' workers too,
-# through MI_WQ_CPUMASK: for binds that do not run in the task that asks
-# for them, as pmem namespaces bind in libnvdimm's worker) or "" (none).
-# Returns CMD's status; 1 when the limit cannot be set.
-mi_limited() {
-	local lim=$1 pid=$BASHPID rc=0 cpus nice mask
-	shift
-	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")
-	nice=$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f17)
-	case "$lim" in
-	'') ;;
-	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;
-	cpuset=*) mi_cpuset_enter "${lim#cpuset=}" "$pid" || return 1 ;;
-	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
-	wq=*)
-		if [ -n "$MI_WQ_SAVED" ]; then
-			ktap_print_msg "mi_limited wq= inside mi_limited wq=: refused"
-			return 1
-		fi
-		mask=$(mi_cpumask "${lim#wq=}")
-		# Save what the administrator asked for, not the effective mask
-		# (less the isolated CPUs), which writing back would narrow.
-		if [ -z "$mask" ] ||
-			! MI_WQ_SAVED=$(cat "${MI_WQ_CPUMASK}_requested" 2>/dev/null ||
-				cat "$MI_WQ_CPUMASK" 2>/dev/null) || [ -z "$MI_WQ_SAVED" ]; then
-			MI_WQ_SAVED=
-			ktap_print_msg "cannot limit the unbound workqueues: no CPUs" \
-				"'${lim#wq=}' or no $MI_WQ_CPUMASK"
-			return 1
-		fi
-		taskset -pc "${lim#wq=}" "$pid" >/dev/null || rc=1
-		if [ "$rc" -eq 0 ] && ! echo "$mask" 2>/dev/null >"$MI_WQ_CPUMASK"; then
-			ktap_print_msg "cannot limit the unbound workqueues to CPUs" \
-				"${lim#wq=} (mask $mask)"
-			rc=1
-		fi ;;
-	*) return 1 ;;
-	esac
-	[ "$rc" -ne 0 ] || "$@" || rc=$?
-	case "$lim" in
-	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
-	cpuset=*) mi_cpuset_leave "$pid" ;;
-	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
-	wq=*)
-		taskset -pc "$cpus" "$pid" >/dev/null
-		mi_wq_restore || rc=1 ;;
-	esac
-	return "$rc"
-}
-
-# mi_wq_restore: put back the unbound workqueues' cpumask mi_limited wq=
-# changed.  False, keeping MI_WQ_SAVED for mi_cleanup to try again, when
-# the write fails.
-mi_wq_restore() {
-	[ -n "$MI_WQ_SAVED" ] || return 0
-	if ! echo "$MI_WQ_SAVED" 2>/dev/null >"$MI_WQ_CPUMASK"; then
-		ktap_print_msg "cannot put back $MI_WQ_CPUMASK: $MI_WQ_SAVED"
-		return 1
-	fi
-	MI_WQ_SAVED=
-}
-
-# mi_allowed_cpus LIMIT: the online CPUs a task under LIMIT (mi_limited)
-# started from this shell may run on, one a line.
-mi_allowed_cpus() {
-	local lim=$1 list c
-	local -A online=()
-	list=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
-	case "$lim" in
-	cpu=*|wq=*|cpuset=*) list=${lim#*=} ;;
-	esac
-	for c in $(mi_cpulist "$(cat /sys/devices/system/cpu/online 2>/dev/null)"); do
-		online[$c]=1
-	done
-	for c in $(mi_cpulist "$list"); do
-		[ -z "${online[$c]:-}" ] || echo "$c"
-	done
-}
-
-# mi_helper_cpus_allowed NODE LIMIT: the CPUs on which the memmap init of
-# memory of NODE (a node with CPUs: mi_cpu_node) may run helpers for a
-# task under LIMIT: the node's housekeeping CPUs that the task may run on,
-# one a line.
-mi_helper_cpus_allowed() {
-	local c
-	local -A ok=()
-	mi_cpus_init
-	for c in $(mi_allowed_cpus "$2"); do ok[$c]=1; done
-	for c in ${MI_NODE_HK_CPUS[$1]:-}; do
-		[ -z "${ok[$c]:-}" ] || echo "$c"
-	done
-}
-
-# mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
-# started from this shell may run on, and its nice value: "CPUS NICE".
-mi_allowed() {
-	local nice
-	nice=$(sed 's/^.*) //' "/proc/$BASHPID/stat" | cut -d' ' -f17)
-	case "$1" in nice=*) nice=${1#nice=} ;; esac
-	echo "$(mi_allowed_cpus "$1" | grep -c .) $nice"
-}
-
-# mi_compound_pages OPTIONS...: the pages of one compound page of a
-# namespace that ndctl create-namespace OPTIONS make: device-dax maps its
-# align (2 MiB unless given), fsdax single pages.
-mi_compound_pages() {
-	local a
-	case " $* " in
-	*" --mode=devdax "*) ;;
-	*) echo 1; return ;;
-	esac
-	a=$(sed -n 's/.*--align=\([0-9]*[KMG]\).*/\1/p' <<<"$*")
-	case "$a" in
-	*K) a=$((${a%K} * 1024)) ;;
-	*M) a=$((${a%M} * 1024 * 1024)) ;;
-	*G) a=$((${a%G} * 1024 * 1024 * 1024)) ;;
-	*) a=$((2 * 1024 * 1024)) ;;
-	esac
-	[ "$a" -ge "$MI_PAGE_SIZE" ] || a=$MI_PAGE_SIZE
-	echo $((a / MI_PAGE_SIZE))
-}
-
-# mi_compound_written COMPOUND ALTMAP: the struct pages memmap init writes
-# for each compound page of COMPOUND pages, with the memmap in an altmap
-# (ALTMAP 1) or not: all of them, or MI_SHARED_WRITTEN where the tails
-# share vmemmap pages.
-mi_compound_written() {
-	if [ "$2" = 0 ] && [ "$1" -gt "$MI_SHARED_WRITTEN" ]; then
-		echo "$MI_SHARED_WRITTEN"
-	else
-		echo "$1"
-	fi
-}
-
-# mi_threads_chunk COMPOUND ALTMAP: "MIN_CHUNK ALIGN", the kernel's
-# chunking for compound pages of COMPOUND pages (ALTMAP as for
-# mi_compound_written): chunk boundaries at multiples of ALIGN, the larger
-# of COMPOUND and a section, and chunks of at least MIN_CHUNK: the compound
-# pages that write two sections' worth of struct pages, rounded up to ALIGN.
-mi_threads_chunk() {
-	local a=$MI_SECTION_PAGES w min
-	[ "$a" -ge "$1" ] || a=$1
-	w=$(mi_compound_written "$1" "$2")
-	# Whole compound pages: round the count up before scaling it.
-	min=$(((2 * MI_SECTION_PAGES + w - 1) / w))
-	min=$((min * $1))
-	echo "$(((min + a - 1) / a * a)) $a"
-}
-
-# mi_threads_expected NR_PAGES START_PFN COMPOUND ALTMAP NODE LIMIT: "LO HI
-# NID WHY": the threads a memmap init of that range (compound pages of
-# COMPOUND pages, its memmap in an altmap if ALTMAP is 1, memory of NODE,
-# "-" for unknown) may report when the
-# binding task runs under LIMIT (mi_limited), the node it reports (NID,
-# "-" when it cannot be known here), and why.  No pages: no thread, and
-# the node is NODE.  Otherwise the node is mi_cpu_node NODE, and one
-# thread runs a range that does not start at a compound page, a binding
-# task with a positive nice value, or a range of less than two chunks
-# (mi_threads_chunk); else at most one thread per chunk and per online
-# housekeeping CPU of that node that the binding task may run on
-# (mi_helper_cpus_allowed), one when there is none.  LO is 1 whenever HI
-# allows more: a helper that has not started when the calling thread took
-# every chunk is cancelled and does not count (padata), and when one
-# starts is the scheduler's choice, so no test insists on two.
-mi_threads_expected() {
-	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
-	local chunk n hk allowed nice nid hi
-	mi_cpus_init
-	nid=-
-	[ "$node" = - ] || nid=$(mi_cpu_node "$node")
-	read -r chunk _ < <(mi_threads_chunk "$compound" "$altmap")
-	read -r allowed nice < <(mi_allowed "$lim")
-	n=$((nr / chunk))
-	if [ "$nr" -eq 0 ]; then
-		echo "0 0 $node a call without pages runs no thread"
-		return
-	fi
-	# The helpers' CPUs: the node's housekeeping CPUs the task may use.
-	if [ "$nid" = - ]; then
-		# Some node with CPUs: allow the most of any.
-		hk=0
-		for k in "${!MI_NODE_HK[@]}"; do
-			k=$(mi_helper_cpus_allowed "$k" "$lim" | grep -c .)
-			[ "$k" -le "$hk" ] || hk=$k
-		done
-	else
-		hk=$(mi_helper_cpus_allowed "$nid" "$lim" | grep -c .)
-	fi
-	hi=$n
-	[ "$hk" -ge "$hi" ] || hi=$hk
-	if [ $((start % compound)) -ne 0 ]; then
-		echo "1 1 $nid the range does not start at a compound page of $compound pages"
-	elif [ "$nice" -gt 0 ]; then
-		echo "1 1 $nid the binding task has nice $nice"
-	elif [ "$n" -lt 2 ]; then
-		echo "1 1 $nid $nr pages are less than two chunks of $chunk"
-	elif [ "$hi" -lt 2 ]; then
-		echo "1 1 $nid $hk housekeeping CPU(s) of node $nid that the binding" \
-			"task may use ($allowed allowed to it)"
-	else
-		echo "1 $hi $nid room for $n chunks of at least $chunk pages, $hk housekeeping" \
-			"CPU(s) of node $nid that the binding task may use ($allowed allowed to it)"
-	fi
-}
-
-# mi_threads_check EVENTS COMPOUND NODE LIMIT: for each event of EVENTS
-# (one a line, its altmap field saying where its memmap is) whose threads
-# or nid mi_threads_expected does not allow,
-# print what is wrong, " ...;" each, all on one line; nothing if all are
-# allowed.
-mi_threads_check() {
-	local e t id nr start altmap lo hi nid why
-	while IFS= read -r e; do
-		[ -n "$e" ] || continue
-		t=$(mi_field "$e" threads)
-		altmap=$(mi_field "$e" altmap)
-		id=$(mi_field "$e" nid)
-		nr=$(mi_field "$e" nr_pages)
-		start=$(mi_field "$e" start_pfn)
-		if ! [[ "$nr" =~ ^[0-9]+$ ]] || ! [[ "$start" =~ ^0x[0-9a-f]+$ ]]; then
-			printf " no nr_pages or start_pfn in '%s';" "$e"
-			continue
-		fi
-		read -r lo hi nid why < <(mi_threads_expected "$nr" $((start)) "$2" \
-			"$altmap" "$3" "$4")
-		if ! [[ "$t" =~ ^[0-9]+$ ]] || [ "$t" -lt "$lo" ] || [ "$t" -gt "$hi" ]; then
-			printf " threads=%s for %s pages from %s, want %s to %s (%s);" \
-				"$t" "$nr" "$start" "$lo" "$hi" "$why"
-		fi
-		if [ "$nid" != - ] && [ "$id" != "$nid" ]; then
-			printf " nid=%s for %s pages from %s, want %s (memory of node %s);" \
-				"$id" "$nr" "$start" "$nid" "$3"
-		fi
-	done <<<"$1"
-}
-
-# mi_threads_chunks NR_PAGES START_PFN COMPOUND ALTMAP THREADS: "CHUNKS SIZE
-# FIRST": how padata cut a range that THREADS (2 or more) threads
-# initialized: about four chunks a thread and at least MIN_CHUNK pages
-# each, rounded up to ALIGN (mi_threads_chunk), ending at multiples of
-# SIZE, so that the first has FIRST pages, less than SIZE when the range
-# does not start at such a multiple.
-mi_threads_chunks() {
-	local nr=$1 start=$(($2)) t=$5 min align size first
-	read -r min align < <(mi_threads_chunk "$3" "$4")
-	size=$((nr / (t * 4)))
-	[ "$size" -ge "$min" ] || size=$min
-	size=$(((size + align - 1) / align * align))
-	first=$(((start / size + 1) * size - start))
-	[ "$first" -le "$nr" ] || first=$nr
-	echo "$(((start + nr - 1) / size - start / size + 1)) $size $first"
 }
 
 # ---------------------------------------------------------------- dmesg
@@ -1643,3 +765,17 @@ mi_dmesg_since() {
 		{ buf = buf $0 "\n" }
 		END { printf "%s", buf }'
 }
+
+# ---------------------------------------------------------------- kinds of memory
+
+# The helpers of each kind of memory.
+# shellcheck source=memmap_lib_nvdimm.sh
+. "$MI_DIR/memmap_lib_nvdimm.sh"
+# shellcheck source=memmap_lib_hmm.sh
+. "$MI_DIR/memmap_lib_hmm.sh"
+# shellcheck source=memmap_lib_p2pdma.sh
+. "$MI_DIR/memmap_lib_p2pdma.sh"
+# shellcheck source=memmap_lib_hmem.sh
+. "$MI_DIR/memmap_lib_hmem.sh"
+# shellcheck source=memmap_lib_threads.sh
+. "$MI_DIR/memmap_lib_threads.sh"

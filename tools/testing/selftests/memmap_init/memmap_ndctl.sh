@@ -127,14 +127,24 @@ nd_other() {
 	[ "$1" = off ] && echo default || echo off
 }
 
+# nd_skipped DESC: skip DESC, and be true, when there is no namespace to
+# test or the kernel has no memmap_streaming attribute (tested last).
+nd_skipped() {
+	if [ "$have_ns" = 0 ]; then
+		mi_skip "$1" "$MI_NS_WHY"
+	elif [ "$have_attr" = 0 ]; then
+		mi_skip "$1" "the kernel has no memmap_streaming attribute (tested below)"
+	else
+		return 1
+	fi
+}
+
 i=1
 for v in "${MI_REQUESTS[@]}"; do
 	desc=${TESTS[$i]}
 	i=$((i + 1))
-	if [ "$have_ns" = 0 ]; then
-		mi_skip "$desc" "$MI_NS_WHY"
-	elif [ "$have_attr" = 0 ]; then
-		mi_skip "$desc" "the kernel has no memmap_streaming attribute"
+	if nd_skipped "$desc"; then
+		:
 	elif [ "$have_trace" = 0 ]; then
 		mi_skip "$desc" "${MI_TRACE_WHY:-kernel configuration unknown}"
 	elif [ "$v" = on ] && [ "$streaming" = 0 ]; then
@@ -231,10 +241,8 @@ else
 	nd_refused "${TESTS[4]}" "invalid --memmap-streaming 'fast'" --memmap-streaming=fast
 fi
 for i in 5 6; do
-	if [ "$have_ns" = 0 ]; then
-		mi_skip "${TESTS[$i]}" "$MI_NS_WHY"
-	elif [ "$have_attr" = 0 ]; then
-		mi_skip "${TESTS[$i]}" "the kernel has no memmap_streaming attribute (tested below)"
+	if nd_skipped "${TESTS[$i]}"; then
+		:
 	elif [ "$streaming" = 1 ]; then
 		mi_skip "${TESTS[$i]}" "the kernel has the streaming backend: 'on' is accepted"
 	else

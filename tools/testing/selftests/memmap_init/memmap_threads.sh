@@ -69,10 +69,10 @@
 #     and the kernel reports nothing.
 # Last, the kernel log of all these binds holds no report (MI_REPORTS).
 #
-# The matrix runs this group in an ordinary guest (one node, 2 CPUs) and
-# in a NUMA guest: a node with one CPU, one with three of which isolcpus=
-# sets one apart, and a memory-only node nearest to the second, with a
-# large NVDIMM on the second node (see harness/matrix.sh).
+# Every case runs on a machine of one node and 2 CPUs; the node cases
+# need a NUMA machine: a node with one CPU, one with three of which
+# isolcpus= sets one apart, and a memory-only node nearest to the second,
+# with a large NVDIMM on the second node.
 
 # shellcheck disable=SC2317 # run indirectly: mi_cleanup_hook
 # shellcheck source=memmap_lib.sh
@@ -209,9 +209,7 @@ most() {
 possible() {
 	local e nr start altmap hi w m=0 why=
 	while IFS= read -r e; do
-		nr=$(mi_field "$e" nr_pages)
-		start=$(mi_field "$e" start_pfn)
-		altmap=$(mi_field "$e" altmap)
+		read -r nr start altmap < <(mi_fields "$e" nr_pages start_pfn altmap)
 		read -r _ hi _ w < <(mi_threads_expected "$nr" $((start)) "$compound" \
 			"$altmap" "$node" "")
 		[ "$hi" -le "$m" ] || m=$hi why=$w
@@ -222,17 +220,7 @@ possible() {
 
 # digest OUT: the digests of the events' ranges into OUT.
 digest() {
-	local e start nr
-	: >"$1"
-	while IFS= read -r e; do
-		start=$(mi_field "$e" start_pfn)
-		nr=$(mi_field "$e" nr_pages)
-		echo "$start $nr" >"$DIGEST" 2>"$MI_TMP/digest.err" || {
-			ktap_print_msg "digest of $start+$nr failed: $(cat "$MI_TMP/digest.err")"
-			return 1
-		}
-		cat "$DIGEST" >>"$1"
-	done < <(sort -t= -k2 <<<"$events")
+	mi_digest "$DIGEST" "$events" "$1" || return 1
 	if awk '$1 == "poisoned" && $2 != 0 { bad = 1 } END { exit !bad }' "$1"; then
 		ktap_print_msg "struct pages still poisoned: never written"
 		return 1
