@@ -135,3 +135,16 @@ assert doc == real, {"in the table only": {k: sorted(doc.get(k, set()) - real.ge
 print(sorted(doc))
 PY
 }
+
+@test "patches/: every harness script the cover letters name exists" {
+	python3 - "$ROOT" <<'PY'
+import glob, os, re, sys
+root = sys.argv[1]
+bad = []
+for f in glob.glob(f"{root}/patches/**/0000-cover-letter.patch", recursive=True):
+    for p in re.findall(r"harness/[A-Za-z0-9_./-]*[A-Za-z0-9_]", open(f).read()):
+        if not os.path.exists(f"{root}/{p}"):
+            bad.append((os.path.relpath(f, root), p))
+assert not bad, bad
+PY
+}
