@@ -113,15 +113,11 @@ PY
 
 @test "docs: the harness table in docs/developing.md lists every file of every harness folder" {
 	python3 - "$ROOT" <<'PY'
-import os, re, subprocess, sys
+import subprocess, sys
 root = sys.argv[1]
-text = open(f"{root}/docs/developing.md").read()
-table = text.split("## The harness, floor by floor", 1)[1].split("\n## ", 1)[0]
-doc = {}
-for row in table.splitlines():
-    m = re.match(r"\| `(harness/[a-z]*/?)` \|[^|]*\| (.*) \|$", row)
-    if m:
-        doc[m.group(1).rstrip("/")] = set(re.findall(r"`([^`]+)`", m.group(2)))
+sys.path.insert(0, f"{root}/tests/bats")
+from docs_lib import harness_floors
+doc = harness_floors(root)
 tracked = subprocess.check_output(["git", "-C", root, "ls-files", "harness"], text=True).split()
 real = {}
 for path in tracked:
