@@ -201,6 +201,7 @@ digests() {
 	[ "$rc" -ne 1 ] || rc=3
 	[ "$rc" -eq 0 ] || return "$rc"
 	mi_digest "$DIGEST" "$events" "$out" || return 1
+	mi_digest_complete "$events" "$out" || return 1
 	# No page left poisoned: on a CONFIG_DEBUG_VM kernel memory hotplug
 	# poisons the memmap it adds, so a page memmap init skipped still is.
 	poisoned=$(awk '$1 == "poisoned" { n += $2 }

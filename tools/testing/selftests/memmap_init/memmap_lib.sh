@@ -420,6 +420,23 @@ mi_digest() {
 	done < <(sort -t= -k2 <<<"$2")
 }
 
+# mi_digest_complete EVENTS OUT: OUT (mi_digest's) holds one digest for
+# each range EVENTS report, of as many pages in all.  False, saying what
+# differs, when not.
+mi_digest_complete() {
+	local e nr n=0 sum=0 dn dsum
+	while IFS= read -r e; do
+		[ -n "$e" ] || continue
+		nr=$(mi_field "$e" nr_pages)
+		n=$((n + 1)) sum=$((sum + nr))
+	done <<<"$1"
+	read -r dn dsum < <(awk '$1 == "nr_pages" { n++; s += $2 }
+		END { print n + 0, s + 0 }' "$2")
+	[ "$dn $dsum" = "$n $sum" ] && return 0
+	ktap_print_msg "digests of $dn range(s) and $dsum pages for events of $n and $sum"
+	return 1
+}
+
 # mi_check_events EVENTS COUNT TYPE ALTMAP BACKEND: every event matches,
 # and there are COUNT of them (at least -COUNT when negative).  Prints
 # what is wrong; false then.

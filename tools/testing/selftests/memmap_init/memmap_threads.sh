@@ -221,6 +221,7 @@ possible() {
 # digest OUT: the digests of the events' ranges into OUT.
 digest() {
 	mi_digest "$DIGEST" "$events" "$1" || return 1
+	mi_digest_complete "$events" "$1" || return 1
 	if awk '$1 == "poisoned" && $2 != 0 { bad = 1 } END { exit !bad }' "$1"; then
 		ktap_print_msg "struct pages still poisoned: never written"
 		return 1
