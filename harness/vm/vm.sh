@@ -31,8 +31,8 @@
 #                         per kernel and pass it here.
 #   --timeout SECONDS     kill the guest after this long (default 300)
 #   --boot-timeout SECONDS  kill it earlier when guest/init has not started
-#                         the test by then (default 240; a TCG guest starts
-#                         it within 10 s)
+#                         the test by then (default 240, or --timeout when
+#                         that is shorter; a TCG guest starts it within 10 s)
 #   --log FILE            console log (default $MZ_LOGS/vm-TEST.log)
 #   --append TEXT         more kernel command line (repeatable)
 #   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
@@ -211,6 +211,9 @@ case "$accel" in ''|kvm|tcg) ;; *) usage ;; esac
 case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] || usage
+# A guest that has not started its test when the run's own timeout comes
+# has stalled during boot, whichever of the two is shorter: nothing ran.
+[ "$boot_timeout" -le "$timeout" ] || boot_timeout=$timeout
 [[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
 [[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
 [[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
@@ -476,10 +479,6 @@ deadline=$((${t0/./} + timeout * 1000000)) timed_out=0 no_poweroff=0 exit_at=
 boot_deadline=$((${t0/./} + boot_timeout * 1000000)) started=0 stalled=0
 while kill -0 "$qpid" 2>/dev/null; do
 	now=${EPOCHREALTIME/./}
-	if [ "$now" -ge "$deadline" ]; then
-		timed_out=1
-		break
-	fi
 	if [ "$started" = 0 ]; then
 		if grep -aq '^MZ-TEST: ' "$log"; then
 			started=1
@@ -487,6 +486,10 @@ while kill -0 "$qpid" 2>/dev/null; do
 			stalled=1
 			break
 		fi
+	fi
+	if [ "$now" -ge "$deadline" ]; then
+		timed_out=1
+		break
 	fi
 	if [ -z "$exit_at" ]; then
 		if grep -aq '^MZ-EXIT: ' "$log"; then exit_at=$now; fi

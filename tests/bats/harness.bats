@@ -694,6 +694,14 @@ stub_tools() {
 	[[ "$output" == *"timeout 120s (boot 15s)"* ]]
 	[[ "$output" == *"the guest stalled during boot: no MZ-TEST line after 15s; nothing ran, so booting again is safe"* ]]
 	[[ "$output" == *"hang: sleeping forever"* ]]
+	# A run timeout shorter than the boot timeout ends the boot first: the
+	# guest still stalled before its test, and is still safe to boot again.
+	SECONDS=0
+	run -75 vm --timeout 15 --append rdinit=/mz/tests/hang \
+		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
+	[ "$SECONDS" -lt 30 ]
+	[[ "$output" == *"timeout 15s (boot 15s)"* ]]
+	[[ "$output" == *"the guest stalled during boot: no MZ-TEST line after 15s"* ]]
 	# The boot timeout ends once the test has started: the test hangs
 	# for 20 s or more past it.  The whole run of the "true" test takes 5 s
 	# under TCG on an idle 2-core host; 15 s leave room for a busy one (a
