@@ -17,7 +17,7 @@ SEND_OUT := $(word 3,$(LAYOUT))
 VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
+	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
 	upstream-export check-upstream
 
 #@ usage: make [TARGET] [VAR=value]...
@@ -81,6 +81,11 @@ THREADS_OUT ?= $(SEND_OUT)-threads
 #: the same for the follow-up series of patches/threads/, on top of patches/ (THREADS_OUT)
 send-prep-threads: deps
 	$(H)/series/send-prep.sh --threads "$(THREADS_OUT)"
+
+FIXES_OUT ?= $(SEND_OUT)-fixes
+#: the same for the test_hmm fixes of patches/fixes/, on the release (FIXES_OUT)
+send-prep-fixes: deps
+	$(H)/series/send-prep.sh --fixes "$(FIXES_OUT)"
 
 NDCTL_OUT ?= $(SEND_OUT)-ndctl
 #: the same for the companion ndctl series of patches/ndctl/ (NDCTL_OUT)
@@ -167,6 +172,7 @@ probe:
 #= MZ_BISECT_FROM check-series bisect: start from this revision of the tree (e.g. opt-in)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
+#= FIXES_OUT      send-prep-fixes: where the prepared fixes go (default $MZ_CACHE/send-fixes)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)
 #= PROBE_ARGS     probe: harness/bench/store-probe.sh options
 #= NDCTL_ARGS     check-ndctl: harness/peers/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'

@@ -71,6 +71,12 @@ MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v11}
 # starts (the tree's "series" branch holds both).
 MZ_FOLLOWUP=threads
 MZ_FIRST_BRANCH=opt-in
+# The fixes of bugs the peer suites found: a series of their own, on
+# Linux $MZ_BASE_VERSION itself, that the series of patches/ applies on:
+# their folder under patches/, their branch in the kernel tree (it ends
+# where MZ_BASE_TAG is) and their subject prefix.
+MZ_FIXES=fixes
+MZ_FIXES_PREFIX=PATCH
 #= CHECK_SUMMARY  the matrix's JSON summary (default $MZ_CACHE/results/check-summary.json)
 CHECK_SUMMARY=${CHECK_SUMMARY:-$MZ_CACHE/results/check-summary.json}
 #= BENCH_RESULTS  the benchmark's JSON (default $MZ_CACHE/results/bench.json)
@@ -136,6 +142,10 @@ MZ_DEB_VERSION=7.3.4-1~bpo13+1
 MZ_DEB_SUITE=trixie-backports
 #= MZ_DEB_SHA256  the sha256 that .deb must have (default: Debian's 7.3.4-1~bpo13+1)
 MZ_DEB_SHA256=${MZ_DEB_SHA256:-703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3}
+# In the kernel tree, MZ_RELEASE_TAG is the release as Debian ships it
+# and MZ_BASE_TAG what the series applies on, the release with the fixes
+# of patches/$MZ_FIXES/: the base every comparison builds.
+MZ_RELEASE_TAG=v$MZ_BASE_VERSION
 MZ_BASE_TAG=v$MZ_BASE_VERSION-base
 
 # The companion ndctl series (patches/ndctl/) applies to this ndctl
@@ -246,16 +256,22 @@ mz_series_patches() {
 	done <"$2/series"
 }
 
-# mz_stack_patches ARRAY [DIR]: set ARRAY to the patches of DIR (default
-# patches/) and then those of its follow-up series (DIR/$MZ_FOLLOWUP), in
-# the order they apply, as paths relative to DIR.
+# mz_stack_patches ARRAY [DIR]: set ARRAY to the patches of the fixes
+# DIR/$MZ_FIXES, then those of DIR (default patches/), then those of its
+# follow-up series (DIR/$MZ_FOLLOWUP), in the order they apply on the
+# release, as paths relative to DIR.
 mz_stack_patches() {
 	local -n _mzst=$1
 	local dir=${2:-$MZ_ROOT/patches} p
-	local -a _mzst_1=() _mzst_2=()
+	local -a _mzst_0=() _mzst_1=() _mzst_2=()
+	mz_series_patches _mzst_0 "$dir/$MZ_FIXES"
 	mz_series_patches _mzst_1 "$dir"
 	mz_series_patches _mzst_2 "$dir/$MZ_FOLLOWUP"
-	_mzst=(${_mzst_1[@]+"${_mzst_1[@]}"})
+	_mzst=()
+	for p in ${_mzst_0[@]+"${_mzst_0[@]}"}; do
+		_mzst+=("$MZ_FIXES/$p")
+	done
+	_mzst+=(${_mzst_1[@]+"${_mzst_1[@]}"})
 	for p in ${_mzst_2[@]+"${_mzst_2[@]}"}; do
 		_mzst+=("$MZ_FOLLOWUP/$p")
 	done
@@ -310,11 +326,13 @@ mz_since() { echo $(( $(date +%s) - $1 )); }
 # (see export.sh).
 MZ_MIRROR_DIRS="mm arch include drivers kernel lib Documentation tools/testing/selftests MAINTAINERS"
 
-# A stamp of the series as it is in patches/ now, its follow-up included.
+# A stamp of the series as it is in patches/ now, its fixes and follow-up
+# included.
 series_stamp() {
 	local f
 	{
-		for f in "$MZ_ROOT"/patches/series "$MZ_ROOT"/patches/*.patch \
+		for f in "$MZ_ROOT/patches/$MZ_FIXES"/series "$MZ_ROOT/patches/$MZ_FIXES"/*.patch \
+			"$MZ_ROOT"/patches/series "$MZ_ROOT"/patches/*.patch \
 			"$MZ_ROOT/patches/$MZ_FOLLOWUP"/series "$MZ_ROOT/patches/$MZ_FOLLOWUP"/*.patch; do
 			[ -f "$f" ] && cat "$f"
 		done
@@ -326,7 +344,9 @@ series_stamp() {
 # (and OPTIONs, e.g. --no-tree for the ndctl series) on PATCH, run
 # from inside the kernel tree TREE (so that its git lookups and its
 # CamelCase cache belong to the kernel's repository), printing what it
-# reports except one warning: "Non-standard signature: Originally-by:".
+# reports except two warnings: "Unknown commit id" for an id that
+# patches/cited-commits.txt lists (the tree has no history to find it
+# in), and "Non-standard signature: Originally-by:".
 # The series credits Li Zhe's v4 with that tag, which
 # Documentation/process/maintainer-tip.rst documents but checkpatch's list
 # of signatures lacks; every other report is printed.  spdxcheck.py needs
@@ -341,8 +361,13 @@ mz_checkpatch() {
 	signed=$(mktemp)
 	mz_patch_identity "$patch" "Patch Sender" "sender@localhost" signoff >"$signed"
 	{ (cd "$tree" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$@" "$signed" 2>&1) || true; } |
-		awk 'BEGIN { RS = ""; ORS = "\n\n" }
+		awk -v cited="$(sed -n 's/^\([0-9a-f]\{12,40\}\) .*/\1/p' "$MZ_ROOT/patches/cited-commits.txt" 2>/dev/null | tr '\n' ' ')" '
+		     BEGIN { RS = ""; ORS = "\n\n"; n = split(cited, c, " "); for (i = 1; i <= n; i++) ok[c[i]] = 1 }
 		     /^WARNING: Non-standard signature: Originally-by:\n[^\n]*\nOriginally-by: [^\n]*$/ { next }
+		     /^WARNING: Unknown commit id \047[0-9a-f]+\047, maybe rebased or not pulled\?\n/ {
+			     id = $0; sub(/^WARNING: Unknown commit id \047/, "", id); sub(/\047.*/, "", id)
+			     if (id in ok) next
+		     }
 		     /^total: [0-9]+ errors, [0-9]+ warnings, / { next }
 		     { print }'
 	rm -f "$signed"
@@ -460,11 +485,14 @@ mz_strip_identity() {
 	done
 }
 
-# mz_apply_series TREE TAG DIR STAMP NAME LABEL EXPORT: make branch
-# "series" of the git tree TREE the base tag TAG plus one commit per patch
-# that DIR/series lists (git am), with DIR/0000-cover-letter.patch's text as
-# the branch description, and record STAMP (the patches' digest) and the
-# head in TREE's git config.  When DIR has a follow-up series
+# mz_apply_series TREE TAG DIR STAMP NAME LABEL EXPORT [BASETAG]: make
+# branch "series" of the git tree TREE the base tag TAG plus one commit per
+# patch that DIR/series lists (git am), with DIR/0000-cover-letter.patch's
+# text as the branch description, and record STAMP (the patches' digest)
+# and the head in TREE's git config.  When DIR has fixes
+# (DIR/$MZ_FIXES/series), they come first, on branch $MZ_FIXES with their
+# cover letter's text, and BASETAG (the tag the series applies on) marks
+# their end; without them BASETAG is TAG.  When DIR has a follow-up series
 # (DIR/$MZ_FOLLOWUP/series), branch $MZ_FIRST_BRANCH ends after DIR's
 # patches and takes that description; "series" goes on with the
 # follow-up's patches and takes its cover letter's.  Nothing happens while
@@ -473,8 +501,8 @@ mz_strip_identity() {
 # changes, is not rewritten unless MZ_FORCE=1.  Messages name the tree
 # NAME and DIR LABEL, and EXPORT the command that keeps such commits.
 mz_apply_series() {
-	local tree=$1 tag=$2 dir=$3 stamp=$4 name=$5 label=$6 export=$7
-	local head recorded p n=0
+	local tree=$1 tag=$2 dir=$3 stamp=$4 name=$5 label=$6 export=$7 basetag=${8:-}
+	local head recorded p n=0 fixes_end=0
 	local -a plist=()
 	head=$(git -C "$tree" rev-parse HEAD)
 	if [ "$(git -C "$tree" config --get mz.stamp || true)" = "$stamp" ] &&
@@ -499,6 +527,10 @@ mz_apply_series() {
 	mz_stack_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
 		case "$p" in
+		"$MZ_FIXES"/*) ;;
+		*) [ -z "$basetag" ] || [ "$fixes_end" = 1 ] || { fixes_end=1; git -C "$tree" branch -q -f "$MZ_FIXES" HEAD; } ;;
+		esac
+		case "$p" in
 		"$MZ_FOLLOWUP"/*)
 			[ -n "$(git -C "$tree" branch --list "$MZ_FIRST_BRANCH")" ] ||
 				git -C "$tree" branch -q "$MZ_FIRST_BRANCH" HEAD ;;
@@ -509,6 +541,12 @@ mz_apply_series() {
 		n=$((n + 1))
 	done
 	# Keep each cover letter's text with its branch so export keeps it.
+	if [ -n "$basetag" ]; then
+		# Nothing but fixes: the whole branch is theirs.
+		[ "$fixes_end" = 1 ] || git -C "$tree" branch -q -f "$MZ_FIXES" HEAD
+		git -C "$tree" tag -f "$basetag" "$MZ_FIXES" >/dev/null
+		mz_describe_branch "$tree" "$MZ_FIXES" "$dir/$MZ_FIXES/0000-cover-letter.patch"
+	fi
 	if [ -n "$(git -C "$tree" branch --list "$MZ_FIRST_BRANCH")" ]; then
 		mz_describe_branch "$tree" "$MZ_FIRST_BRANCH" "$dir/0000-cover-letter.patch"
 		mz_describe_branch "$tree" series "$dir/$MZ_FOLLOWUP/0000-cover-letter.patch"

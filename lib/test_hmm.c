@@ -756,6 +756,13 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 		mdevice->devmem_capacity = new_capacity;
 		mdevice->devmem_chunks = new_chunks;
 	}
+	/*
+	 * A device-coherent device has one fixed range, which its first
+	 * chunk maps: mapping it again would conflict with that chunk.
+	 */
+	if (!dmirror_is_private_zone(mdevice) && mdevice->devmem_count)
+		goto err_release;
+
 	ptr = memremap_pages(&devmem->pagemap, numa_node_id());
 	if (IS_ERR_OR_NULL(ptr)) {
 		if (ptr)
@@ -782,8 +789,13 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 	for (pfn = pfn_first; pfn < pfn_last; ) {
 		struct page *page = pfn_to_page(pfn);
 
-		if (is_large && IS_ALIGNED(pfn, HPAGE_PMD_NR)
-			&& (pfn + HPAGE_PMD_NR <= pfn_last)) {
+		/*
+		 * A device-coherent device's one chunk is laid out in pages,
+		 * as at probe, whatever maps it again after a release.
+		 */
+		if (is_large && dmirror_is_private_zone(mdevice) &&
+		    IS_ALIGNED(pfn, HPAGE_PMD_NR) &&
+		    pfn + HPAGE_PMD_NR <= pfn_last) {
 			page->zone_device_data = mdevice->free_folios;
 			mdevice->free_folios = page_folio(page);
 			pfn += HPAGE_PMD_NR;
@@ -907,7 +919,7 @@ static void dmirror_migrate_alloc_and_copy(struct migrate_vma *args,
 		     page_to_pfn(spage)))
 			goto next;
 
-		if (dmirror->flags & HMM_DMIRROR_FLAG_FAIL_ALLOC) {
+		if (is_large && (dmirror->flags & HMM_DMIRROR_FLAG_FAIL_ALLOC)) {
 			dmirror->flags &= ~HMM_DMIRROR_FLAG_FAIL_ALLOC;
 			dpage = NULL;
 		} else
@@ -931,6 +943,13 @@ static void dmirror_migrate_alloc_and_copy(struct migrate_vma *args,
 
 			for (i = 0; i < nr && addr < args->end; i++) {
 				dpage = dmirror_devmem_alloc_page(dmirror, false);
+				if (!dpage) {
+					/* Out of device memory: skip the rest. */
+					src += nr - i;
+					dst += nr - i;
+					addr += (nr - i) << PAGE_SHIFT;
+					break;
+				}
 				rpage = BACKING_PAGE(dpage);
 				rpage->zone_device_data = dmirror;
 
@@ -1177,7 +1196,7 @@ static vm_fault_t dmirror_devmem_fault_alloc_and_copy(struct migrate_vma *args,
 		if (*src & MIGRATE_PFN_WRITE)
 			*dst |= MIGRATE_PFN_WRITE;
 
-		if (dmirror->flags & HMM_DMIRROR_FLAG_FAIL_ALLOC) {
+		if (order && (dmirror->flags & HMM_DMIRROR_FLAG_FAIL_ALLOC)) {
 			dmirror->flags &= ~HMM_DMIRROR_FLAG_FAIL_ALLOC;
 			*dst &= ~MIGRATE_PFN_COMPOUND;
 			dpage = NULL;

@@ -10,21 +10,22 @@
 #                (build-kernel.sh's output; check.sh passes the one it
 #                built), instead of running build-kernel.sh stream-y
 #
-#   checkpatch  scripts/checkpatch.pl --strict on every patch of patches/
-#               and of its follow-up series patches/threads/: no output but
+#   checkpatch  scripts/checkpatch.pl --strict on every patch of patches/,
+#               of the fixes it applies on (patches/fixes/) and of its
+#               follow-up series patches/threads/: no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
 #               also on the ndctl series in patches/ndctl/ (--no-tree)
-#   bisect      every patch of both series builds on its own with the
-#               stream-y config
+#   bisect      every patch of the fixes and both series builds on its own
+#               with the stream-y config
 #               (incremental builds in one O= directory, one per commit);
 #               MZ_BISECT_FROM=REV (a revision of the tree, e.g. opt-in)
-#               starts from REV's build instead of the base and builds
+#               starts from REV's build instead of the release and builds
 #               only the patches after it: a patch early in the first
 #               series changes headers that most of the kernel includes,
 #               so the whole run takes hours where the follow-up series
 #               alone takes minutes
-#   sparse      make C=2 on the C files the series touches, base vs series:
-#               no new sparse warnings
+#   sparse      make C=2 on the C files the fixes and the series touch,
+#               release vs series: no new sparse warnings
 #   arm64       the objects the series touches compile for arm64 (Debian's
 #               cross gcc) through the generic memcpy_nontemporal() fallback
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
@@ -95,33 +96,33 @@ worktree() {
 	local wt=$MZ_CHECK_TREE
 	if [ ! -f "$wt/Makefile" ]; then
 		g worktree prune
-		g worktree add -q --detach "$wt" "$MZ_BASE_TAG" >&2
+		g worktree add -q --detach "$wt" "$MZ_RELEASE_TAG" >&2
 	fi
 	echo "$wt"
 }
 
 bisect() {
-	local wt out c n=0 subj from=${MZ_BISECT_FROM:-$MZ_BASE_TAG}
+	local wt out c n=0 subj from=${MZ_BISECT_FROM:-$MZ_RELEASE_TAG}
 	g rev-parse -q --verify "$from^{commit}" >/dev/null ||
 		die "MZ_BISECT_FROM=$from: no such revision in $tree"
 	g merge-base --is-ancestor "$from" series ||
 		die "MZ_BISECT_FROM=$from: not a commit of the series branch"
 	wt=$(worktree)
 	out=$MZ_BUILD/check-bisect
-	git -C "$wt" checkout -q --detach "$MZ_BASE_TAG"
+	git -C "$wt" checkout -q --detach "$MZ_RELEASE_TAG"
 	: >"$MZ_LOGS/check-bisect.log"
 	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
 		kernel/configs/tiny.config arch/x86/configs/tiny.config \
 		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/stream-y.config"
 	# From a revision past the base: that revision's own build first,
 	# the ground the next patches build on.
-	[ "$(g rev-parse "$from")" = "$(g rev-parse "$MZ_BASE_TAG")" ] || {
+	[ "$(g rev-parse "$from^{commit}")" = "$(g rev-parse "$MZ_RELEASE_TAG^{commit}")" ] || {
 		info "building $from first ($(g log -1 --format=%s "$from"))"
 		git -C "$wt" checkout -q --detach "$from"
 		mz_run "$MZ_LOGS/check-bisect.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
 			olddefconfig bzImage modules ||
 			die "$from does not build; see $MZ_LOGS/check-bisect.log"
-		n=$(g rev-list --count "$MZ_BASE_TAG..$from")
+		n=$(g rev-list --count "$MZ_RELEASE_TAG..$from")
 	}
 	for c in $(g rev-list --reverse "$from"..series); do
 		n=$((n + 1))
@@ -135,7 +136,7 @@ bisect() {
 			warn "patch $n: compiler warnings in $MZ_LOGS/check-bisect.log"
 		fi
 	done
-	info "patches $(($(g rev-list --count "$MZ_BASE_TAG..$from") + 1)) to $n build on their own"
+	info "patches $(($(g rev-list --count "$MZ_RELEASE_TAG..$from") + 1)) to $n (the fixes first) build on their own"
 }
 
 sparse_check() {
@@ -143,7 +144,7 @@ sparse_check() {
 	local wt out files=() f base_w series_w
 	wt=$(worktree)
 	out=$MZ_BUILD/check-sparse
-	mapfile -t files < <(g diff --name-only "$MZ_BASE_TAG" series -- '*.c')
+	mapfile -t files < <(g diff --name-only "$MZ_RELEASE_TAG" series -- '*.c')
 	objs=()
 	for f in "${files[@]}"; do
 		case "$f" in tools/*) continue ;; esac
@@ -167,7 +168,7 @@ sparse_check() {
 			sed 's/:[0-9]*:[0-9]*:/:/' | sort || true
 	}
 	mkdir -p "$out"
-	base_w=$(run "$MZ_BASE_TAG" base)
+	base_w=$(run "$MZ_RELEASE_TAG" base)
 	series_w=$(run series series)
 	if new=$(comm -13 <(echo "$base_w") <(echo "$series_w")) && [ -n "$new" ]; then
 		echo "$new" >&2

@@ -435,13 +435,7 @@ run_cell() {
 			targs+=(MEMMAP_INIT_HMM=default+on)
 		else
 			targs+=(MEMMAP_INIT_HMM=default)
-		fi
-		# hmm-tests on device-coherent memory: upstream test_hmm gives a
-		# coherent device one chunk of small pages, and a case that
-		# migrates a large folio makes it map the same range again,
-		# which memremap_pages() refuses with this warning, on v7.3.4
-		# as on the series (make check-hmm-base counts them on both).
-		args+=(--allow-warning "Conflicting mapping in same section@dmirror_allocate_chunk") ;;
+		fi ;;
 	policy)
 		[ "$full" = 1 ] ||
 			targs=(memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs

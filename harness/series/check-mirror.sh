@@ -3,17 +3,18 @@
 #
 # check-mirror.sh: fail when patches/ and the kernel-tree mirror disagree.
 #
-# Applies patches/series to the base in a scratch index of the kernel tree
-# (nothing in the tree's work tree or branches changes), then requires that
-# the mirror directories hold exactly the files the series touches, each
-# identical to what the series produces.
+# Applies patches/fixes/series, patches/series and patches/threads/series
+# to the release in a scratch index of the kernel tree (nothing in the
+# tree's work tree or branches changes), then requires that the mirror
+# directories hold exactly the files they touch, each identical to what
+# they produce.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 0 ] || { echo "usage: ${0##*/}" >&2; exit 2; }
 need_tool git git
-if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1; then
 	"$MZ_ROOT/harness/series/tree.sh" apply >/dev/null
 fi
 
@@ -21,14 +22,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GIT_INDEX_FILE=$tmp/index
 g() { git -C "$MZ_TREE" "$@"; }
-g read-tree "$MZ_BASE_TAG"
+g read-tree "$MZ_RELEASE_TAG"
 
 n=0
 plist=()
 mz_stack_patches plist "$MZ_ROOT/patches"
 for p in ${plist[@]+"${plist[@]}"}; do
 	g apply --cached "$MZ_ROOT/patches/$p" 2>"$tmp/err" ||
-		die "patches/$p does not apply on $MZ_BASE_TAG: $(head -n 1 "$tmp/err")"
+		die "patches/$p does not apply on $MZ_RELEASE_TAG and the patches before it: $(head -n 1 "$tmp/err")"
 	n=$((n + 1))
 done
 
@@ -45,7 +46,7 @@ while IFS= read -r f; do
 	elif [ -e "$MZ_ROOT/$f" ]; then
 		echo "deleted by the series but present in the mirror: $f" >&2; bad=1
 	fi
-done < <(g diff-index --cached --name-only "$MZ_BASE_TAG")
+done < <(g diff-index --cached --name-only "$MZ_RELEASE_TAG")
 
 read -r -a mirror_dirs <<<"$MZ_MIRROR_DIRS"
 for d in "${mirror_dirs[@]}"; do

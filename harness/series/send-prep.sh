@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# send-prep.sh [--threads|--ndctl] OUTDIR: prepare a copy of the series for
-# sending to the list with git send-email (nothing is sent).  --threads
-# prepares the follow-up series of patches/threads/ instead: applied on top
-# of patches/ in the scratch clone, with base-commit: and one
-# prerequisite-patch-id: line per patch of patches/ in its cover letter
-# (git format-patch --base).  --ndctl prepares the companion ndctl series
-# of patches/ndctl/ (see the end).
+# send-prep.sh [--fixes|--threads|--ndctl] OUTDIR: prepare a copy of the
+# series for sending to the list with git send-email (nothing is sent).
+# The series of patches/ applies on the fixes of patches/fixes/: they go
+# in first in the scratch clone and are not sent; its cover letter gets
+# base-commit: and one prerequisite-patch-id: line per fix (git
+# format-patch --base).  --fixes prepares the fixes themselves, on the
+# release.  --threads prepares the follow-up series of patches/threads/:
+# applied on top of the fixes and patches/, with those lines for both.
+# --ndctl prepares the companion ndctl series of patches/ndctl/ (see the
+# end).
 #
 # patches/ carries no From: and no Signed-off-by: (export.sh strips the
 # kernel tree's own identity).  The copy in OUTDIR is the sender's: git
 # config user.name and user.email, refused when unset or a placeholder.
 #
-#   1. patches/ is applied with 'git am' on the base tag in a scratch clone
+#   1. patches/ is applied with 'git am' on the release in a scratch clone
 #      of the kernel tree ($MZ_SEND_TREE; the tree's "series"
 #      branch is not touched);
 #   2. every patch without a From: gets the sender as author (the date is
@@ -48,7 +51,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--threads|--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
+	echo "usage: ${0##*/} [--fixes|--threads|--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
 	exit 2
 }
 bad() {
@@ -56,10 +59,11 @@ bad() {
 	exit 2
 }
 
-ndctl=0 followup=0
+ndctl=0 followup=0 fixes=0
 case "${1:-}" in
 --ndctl) ndctl=1; shift ;;
 --threads) followup=1; shift ;;
+--fixes) fixes=1; shift ;;
 esac
 [ $# -eq 1 ] || usage
 case "$1" in ''|-*) usage ;; esac
@@ -92,18 +96,29 @@ need_tool flock util-linux
 patches=$MZ_PATCHES
 # What differs for the ndctl series: its patches, the tree it applies to
 # and its base tag, the scratch clone.
-src=$MZ_TREE base=$MZ_BASE_TAG scratch=$MZ_SEND_TREE
-# The follow-up series applies on top of the first: those patches go
-# in first and are not sent (format-patch --base names them).
-pre=() predir=
+src=$MZ_TREE base=$MZ_RELEASE_TAG scratch=$MZ_SEND_TREE
+# The series a series applies on (the fixes; for the follow-up, the
+# fixes and the first series): their patches go in first and are not
+# sent (format-patch --base names them).
+pre=() predirs=()
 if [ "$ndctl" = 1 ]; then
 	patches=$MZ_PATCHES/ndctl
 	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_NDCTL_SEND_TREE
-elif [ "$followup" = 1 ]; then
-	predir=$MZ_PATCHES
-	patches=$MZ_PATCHES/$MZ_FOLLOWUP
-	mz_series_patches pre "$predir"
-	[ "${#pre[@]}" -gt 0 ] || die "$predir/series lists no patches: nothing for $patches to apply on"
+elif [ "$fixes" = 1 ]; then
+	patches=$MZ_PATCHES/$MZ_FIXES
+else
+	predirs=("$MZ_PATCHES/$MZ_FIXES")
+	if [ "$followup" = 1 ]; then
+		predirs+=("$MZ_PATCHES")
+		patches=$MZ_PATCHES/$MZ_FOLLOWUP
+	fi
+	for d in "${predirs[@]}"; do
+		plist=()
+		mz_series_patches plist "$d"
+		[ "$d" != "$MZ_PATCHES" ] || [ "${#plist[@]}" -gt 0 ] ||
+			die "$d/series lists no patches: nothing for $patches to apply on"
+		for p in ${plist[@]+"${plist[@]}"}; do pre+=("$d/$p"); done
+	done
 fi
 cover=$patches/0000-cover-letter.patch
 [ -f "$patches/series" ] || die "$patches/series missing; run harness/series/export.sh"
@@ -117,7 +132,7 @@ mz_series_patches series "$patches"
 
 # The kernel tree gives the base commit (and checkpatch.pl and
 # get_maintainer.pl); make it if there is none yet.
-if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1; then
 	info "no kernel tree at $MZ_TREE yet; making it with harness/series/tree.sh"
 	"$MZ_ROOT/harness/series/tree.sh" apply >/dev/null
 fi
@@ -150,7 +165,7 @@ if [ "$ndctl" = 0 ]; then
 	mapfile -t -O 2 sparse < <(
 		{
 			(cd "$patches" && cat "${series[@]}")
-			[ -z "$predir" ] || (cd "$predir" && cat "${pre[@]}")
+			[ "${#pre[@]}" -eq 0 ] || cat "${pre[@]}"
 		} | sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' | sort -u)
 	s sparse-checkout set --no-cone "${sparse[@]}"
 fi
@@ -161,10 +176,12 @@ s clean -q -f -d
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 for p in ${pre[@]+"${pre[@]}"}; do
-	mz_patch_identity "$predir/$p" "$name" "$email" | s am -q ||
-		{ s am --abort || true; die "patch $p of $predir does not apply on $base; fix it (harness/series/tree.sh, harness/series/export.sh)"; }
+	mz_patch_identity "$p" "$name" "$email" | s am -q ||
+		{ s am --abort || true; die "patch ${p#"$MZ_PATCHES/"} does not apply on $base and the patches before it; fix it (harness/series/tree.sh, harness/series/export.sh)"; }
 done
-[ "${#pre[@]}" -eq 0 ] || info "applied the ${#pre[@]} patches of $predir it applies on (not sent)"
+what="the fixes"
+[ "${#predirs[@]}" -lt 2 ] || what="the fixes and the first series"
+[ "${#pre[@]}" -eq 0 ] || info "applied the ${#pre[@]} patches it applies on ($what; not sent)"
 first=$(s rev-parse HEAD)
 # base-commit: and a prerequisite-patch-id: line per patch it applies on.
 fp_base=()

@@ -3,10 +3,14 @@
 #
 # tree.sh: make the git kernel tree the series is developed in.
 #
-#   tree.sh [apply]   base commit (tagged) + one commit per patch in
-#                     patches/series, on branch "series"; prints the tree path
-#   tree.sh base      also make a worktree checked out at the base (for
-#                     building the unpatched kernel); prints its path
+#   tree.sh [apply]   the release (tagged MZ_RELEASE_TAG), then one commit
+#                     per patch of patches/fixes/series (branch "fixes",
+#                     its end tagged MZ_BASE_TAG), of patches/series and of
+#                     patches/threads/series, on branch "series"; prints
+#                     the tree path
+#   tree.sh base      also make a worktree checked out at the base, the
+#                     release with the fixes (for building the kernel
+#                     without the series); prints its path
 #   tree.sh first     also make a worktree checked out at the end of the
 #                     first series (branch opt-in), without its follow-up
 #                     series patches/threads/ (for the benchmark's rows of
@@ -85,24 +89,25 @@ make_base() {
 	echo '/.checkpatch-camelcase.*' >>"$MZ_TREE/.git/info/exclude"
 	g add -A -f .
 	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE g commit -q -m "Linux $(make -s -C "$MZ_TREE" kernelversion) (base)"
-	g tag "$MZ_BASE_TAG"
+	g tag "$MZ_RELEASE_TAG"
 }
 
 apply_series() {
-	mz_apply_series "$MZ_TREE" "$MZ_BASE_TAG" "$MZ_ROOT/patches" "$(series_stamp)" \
-		tree patches/ "make export"
+	mz_apply_series "$MZ_TREE" "$MZ_RELEASE_TAG" "$MZ_ROOT/patches" "$(series_stamp)" \
+		tree patches/ "make export" "$MZ_BASE_TAG"
 }
 
 # The tree is shared (make bench, make check, builds of several variants):
 # look at it under a shared lock and change it only under an exclusive one,
 # which waits for running builds (build-kernel.sh holds it shared).
 up_to_date() {
-	g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1 &&
+	g rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1 &&
 		[ "$(g config --get mz.stamp || true)" = "$(series_stamp)" ] &&
 		[ "$(g config --get mz.head || true)" = "$(g rev-parse HEAD)" ] &&
 		case "$mode" in
 		apply) ;;
-		base) [ -f "$MZ_BASE_WORKTREE/Makefile" ] ;;
+		base) [ -f "$MZ_BASE_WORKTREE/Makefile" ] &&
+			[ "$(git -C "$MZ_BASE_WORKTREE" rev-parse HEAD)" = "$(g rev-parse "$MZ_BASE_TAG^{commit}")" ] ;;
 		first) [ -f "$MZ_FIRST_WORKTREE/Makefile" ] &&
 			[ "$(git -C "$MZ_FIRST_WORKTREE" rev-parse HEAD)" = "$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH")" ] ;;
 		esac
@@ -114,10 +119,17 @@ if ! up_to_date && ! flock -n -x "$tree_lock"; then
 	flock -x "$tree_lock"
 fi
 
-if ! g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
-	[ ! -e "$MZ_TREE" ] || [ -z "$(ls -A "$MZ_TREE")" ] ||
-		die "$MZ_TREE exists but is not a tree made by this script; move it away"
-	make_base
+if ! g rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1; then
+	if [ -z "$(g rev-list -1 --parents "refs/tags/$MZ_BASE_TAG" 2>/dev/null | cut -s -d' ' -f2)" ] &&
+	   g rev-parse -q --verify "refs/tags/$MZ_BASE_TAG" >/dev/null 2>&1; then
+		# A tree from before the fixes: its base is the release.
+		info "tagging the release $MZ_RELEASE_TAG in $MZ_TREE (its first commit)"
+		g tag "$MZ_RELEASE_TAG" "$MZ_BASE_TAG^{commit}"
+	else
+		[ ! -e "$MZ_TREE" ] || [ -z "$(ls -A "$MZ_TREE")" ] ||
+			die "$MZ_TREE exists but is not a tree made by this script; move it away"
+		make_base
+	fi
 fi
 apply_series
 
@@ -127,6 +139,9 @@ if [ "$mode" = base ]; then
 		info "checking out the base into $base"
 		g worktree prune
 		g worktree add -q --detach "$base" "$MZ_BASE_TAG"
+	elif [ "$(git -C "$base" rev-parse HEAD)" != "$(g rev-parse "$MZ_BASE_TAG^{commit}")" ]; then
+		info "moving $base to the base's new end ($MZ_BASE_TAG: the fixes changed)"
+		git -C "$base" checkout -q -f --detach "$MZ_BASE_TAG"
 	fi
 	echo "$base"
 elif [ "$mode" = first ]; then

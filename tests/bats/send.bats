@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of harness/series/send-prep.sh (make send-prep, send-prep-threads,
-# send-prep-ndctl): the copy of patches/ (of its follow-up series
+# Tests of harness/series/send-prep.sh (make send-prep, send-prep-fixes,
+# send-prep-threads, send-prep-ndctl): the copy of patches/ (of the fixes
+# in patches/fixes/ it applies on, of its follow-up series
 # patches/threads/, and of patches/ndctl/ on the ndctl tree of
 # harness/series/ndctl-tree.sh) prepared for git send-email.
 #
@@ -21,12 +22,14 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	export ROOT H PATCHES TAG SENDER_NAME SENDER_EMAIL SENDER_CONFIG SEND_CACHE SEND_OUT MZ_TREE
+	export ROOT H PATCHES TAG RELEASE SENDER_NAME SENDER_EMAIL SENDER_CONFIG SEND_CACHE SEND_OUT MZ_TREE
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
 	PATCHES=${MZ_PATCHES:-$ROOT/patches}
 	# shellcheck disable=SC2016
 	TAG=$(bash -c '. "$1/lib.sh" && echo "$MZ_BASE_TAG"' _ "$H")
+	# shellcheck disable=SC2016
+	RELEASE=$(bash -c '. "$1/lib.sh" && echo "$MZ_RELEASE_TAG"' _ "$H")
 	MZ_TREE=${MZ_TREE:-${MZ_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memmap-zone-device}/linux}
 	SENDER_NAME="Ada Q. Sender"
 	SENDER_EMAIL=ada.sender@kernel-mail.dev
@@ -269,14 +272,15 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	local n npre p th=$PATCHES/threads
 	[ -f "$th/series" ] || { echo "no $th/series: the follow-up series is missing"; false; }
 	n=$(grep -cvE '^[[:space:]]*(#|$)' "$th/series")
-	npre=${#orig[@]}
+	npre=$((${#orig[@]} + $(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")))
 	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --threads "$T/th"
-	[[ "$stderr" == *"applied the $npre patches of $PATCHES it applies on (not sent)"* ]]
+	[[ "$stderr" == *"applied the $npre patches it applies on (the fixes and the first series; not sent)"* ]]
 	[ "$(find "$T/th" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
 	headers "$T/th/0000-cover-letter.patch" | grep '^Subject:' |
 		grep -qF "$(headers "$th/0000-cover-letter.patch" | grep '^Subject:')"
-	# The base and every patch of patches/ it needs, for git am and b4.
-	grep -qx "base-commit: $(git -C "$MZ_TREE" rev-parse "$TAG")" "$T/th/0000-cover-letter.patch"
+	# The release and every patch of patches/fixes/ and patches/ it needs,
+	# for git am and b4.
+	grep -qx "base-commit: $(git -C "$MZ_TREE" rev-parse "$RELEASE^{commit}")" "$T/th/0000-cover-letter.patch"
 	[ "$(grep -c '^prerequisite-patch-id: ' "$T/th/0000-cover-letter.patch")" -eq "$npre" ]
 	for p in "$T"/th/000[1-9]-*.patch "$T"/th/00[1-9][0-9]-*.patch; do
 		[ -e "$p" ] || continue
@@ -285,4 +289,33 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	done
 	# Both series applied give the kernel tree's series (both series).
 	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse 'series^{tree}')" ]
+}
+
+@test "prepared copy: the series names the release and each fix it applies on, which are not sent" {
+	need_prepared
+	local nfix
+	nfix=$(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")
+	[ "$nfix" -gt 0 ]
+	grep -q "applied the $nfix patches it applies on (the fixes; not sent)" "$BATS_FILE_TMPDIR/send.err"
+	grep -qx "base-commit: $(git -C "$MZ_TREE" rev-parse "$RELEASE^{commit}")" "$SEND_OUT/0000-cover-letter.patch"
+	[ "$(grep -c '^prerequisite-patch-id: ' "$SEND_OUT/0000-cover-letter.patch")" -eq "$nfix" ]
+	# Only the series is sent.
+	if grep -l '^Subject: .*lib/test_hmm: ' "$SEND_OUT"/*.patch | grep -v memmap_streaming; then false; fi
+}
+
+@test "send-prep.sh --fixes: the fixes alone, on the release, with their own cover letter and prefix" {
+	need_prepared
+	local n p
+	n=$(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")
+	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --fixes "$T/fx"
+	[ "$(find "$T/fx" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
+	headers "$T/fx/0000-cover-letter.patch" | grep -qx "Subject: \[PATCH 0/$n\] $(sed -n 's/^Subject: \[PATCH 0\/[0-9]*\] //p' "$PATCHES/fixes/0000-cover-letter.patch")"
+	if grep -q '^base-commit: ' "$T/fx/0000-cover-letter.patch"; then false; fi
+	for p in "$T"/fx/000[1-9]-*.patch; do
+		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
+		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
+		ccs "$p" | grep -q 'linux-mm@kvack.org'
+	done
+	# The fixes applied on the release give the kernel tree's base.
+	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse "$TAG^{tree}")" ]
 }

@@ -60,7 +60,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[ "$output" = "$MZ_TREE" ]
 	[[ "$stderr" == *"copying base from LINUX_SRC=$T/ksrc (Linux 7.3.4)"* ]]
-	[[ "$stderr" == *"applied 2 patches on v7.3.4-base"* ]]
+	[[ "$stderr" == *"applied 2 patches on v7.3.4 in "* ]]
 	[ "$(tree log --format=%s v7.3.4-base)" = "Linux 7.3.4 (base)" ]
 	[ "$(tree log --reverse --format=%s v7.3.4-base..series)" = \
 		"$(printf 'mm: template fast path\nmm: a pfn field and a new header')" ]
@@ -199,7 +199,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	opt=$(tree rev-parse opt-in)
 	rm -rf "$MZ_TREE"
 	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
-	[[ "$stderr" == *"applied 3 patches on v7.3.4-base"* ]]
+	[[ "$stderr" == *"applied 3 patches on v7.3.4 in "* ]]
 	[ "$(tree log --format=%s -1 opt-in)" = "mm: a pfn field and a new header" ]
 	[ "$(tree rev-parse opt-in)" = "$opt" ]
 	[ "$(tree log --format=%s -1 series)" = "sched: helpers" ]
@@ -217,7 +217,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	# The follow-up is part of the stamp: a change to it alone re-applies.
 	echo '# edited' >>"$P/patches/threads/series"
 	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
-	[[ "$stderr" == *"applied 3 patches on v7.3.4-base"* ]]
+	[[ "$stderr" == *"applied 3 patches on v7.3.4 in "* ]]
 }
 
 @test "export.sh: an opt-in branch that is not part of series is refused and nothing changes" {
@@ -261,4 +261,65 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$stderr" == *"moving $MZ_TREE-first to the first series' new end (opt-in)"* ]]
 	[ "$(git -C "$MZ_TREE-first" rev-parse HEAD)" = "$(tree rev-parse opt-in)" ]
 	grep -q template2 "$MZ_TREE-first/mm/page.c"
+}
+
+@test "tree.sh, export.sh: fixes in patches/fixes/ come first, end at branch fixes and the base tag, and export back" {
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
+	# Without fixes, branch fixes is the release, and nothing is exported.
+	[ "$(tree rev-parse fixes)" = "$(tree rev-parse v7.3.4)" ]
+	"$P/harness/series/export.sh" >/dev/null 2>&1
+	[ ! -e "$P/patches/fixes" ]
+	# A fix under the series: commit it on branch fixes and rebase the
+	# series onto it.
+	tree checkout -q fixes
+	printf 'int sched(void);\nint sched_fixed(void);\n' >"$MZ_TREE/kernel/sched.c"
+	tree commit -q -am "sched: a fix of its own" --author="memmap tree <tree@localhost>"
+	tree config branch.fixes.description "$(printf 'sched: the fixes\n\nThey come first.')"
+	tree checkout -q series
+	tree rebase -q --onto fixes v7.3.4-base series
+	run -0 "$P/harness/series/export.sh"
+	[[ "$output" == *"exported 2 patches, on the 1 of patches/fixes/, and 4 mirrored files"* ]]
+	[ "$(tree rev-parse v7.3.4-base)" = "$(tree rev-parse fixes)" ]
+	[ "$(grep -v '^#' "$P/patches/fixes/series")" = 0001-sched-a-fix-of-its-own.patch ]
+	grep -q "^# Applied in order with 'git am' on Linux 7.3.4;" "$P/patches/fixes/series"
+	grep -q "^# Applied in order with 'git am' on Linux 7.3.4 with patches/fixes/series;" "$P/patches/series"
+	# Its own prefix: a first version, not the series' v11.
+	grep -q '^Subject: \[PATCH 0/1\] sched: the fixes' "$P/patches/fixes/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 1/1\] sched: a fix of its own' "$P/patches/fixes/0001-sched-a-fix-of-its-own.patch"
+	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]
+	cmp "$MZ_TREE/kernel/sched.c" "$P/kernel/sched.c"
+	run -0 "$P/harness/series/check-mirror.sh"
+	[[ "$output" == *"mirror matches the series: 3 patches, 4 files"* ]]
+	# A fresh tree from patches/: the fix first, on branch fixes, with the
+	# base tag at its end, and the base worktree there.
+	fxtree=$(tree rev-parse 'fixes^{tree}')
+	rm -rf "$MZ_TREE"
+	run -0 --separate-stderr "$P/harness/series/tree.sh" base
+	[ "$output" = "$MZ_TREE-base" ]
+	[[ "$stderr" == *"applied 3 patches on v7.3.4 in "* ]]
+	fx=$(tree rev-parse fixes)
+	[ "$(tree rev-parse 'fixes^{tree}')" = "$fxtree" ]
+	[ "$(tree rev-parse 'v7.3.4-base^{commit}')" = "$fx" ]
+	[ "$(tree rev-list --count v7.3.4..v7.3.4-base)" -eq 1 ]
+	[ "$(tree log --format=%s -1 v7.3.4-base)" = "sched: a fix of its own" ]
+	[ "$(tree config branch.fixes.description | head -n 1)" = "sched: the fixes" ]
+	[ "$(git -C "$MZ_TREE-base" rev-parse HEAD)" = "$fx" ]
+	cmp "$P/kernel/sched.c" "$MZ_TREE-base/kernel/sched.c"
+	cmp "$T/ksrc/mm/page.c" "$MZ_TREE-base/mm/page.c"
+	# A changed fix moves the base tag and the base worktree with it.
+	sed -i 's/sched_fixed/sched_fixed_again/' "$P/patches/fixes/0001-sched-a-fix-of-its-own.patch"
+	run -0 --separate-stderr "$P/harness/series/tree.sh" base
+	[[ "$stderr" == *"moving $MZ_TREE-base to the base's new end"* ]]
+	grep -q sched_fixed_again "$MZ_TREE-base/kernel/sched.c"
+	grep -q sched_fixed_again "$MZ_TREE/kernel/sched.c"
+	[ "$(git -C "$MZ_TREE-base" rev-parse HEAD)" = "$(tree rev-parse v7.3.4-base)" ]
+}
+
+@test "tree.sh: a tree from before the fixes (its base tag on the release) gets a release tag" {
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
+	tree tag -d v7.3.4 >/dev/null
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
+	[[ "$stderr" == *"tagging the release v7.3.4 in $MZ_TREE (its first commit)"* ]]
+	[ "$(tree rev-parse 'v7.3.4^{commit}')" = "$(tree rev-list --max-parents=0 series)" ]
+	[ "$(tree rev-list --count v7.3.4..series)" -eq 2 ]
 }

@@ -12,17 +12,11 @@
 # memory of its two device-coherent devices, and hmm-tests runs its
 # device-coherent variants too (without it, they skip saying
 # "DEVICE_COHERENT not available", which is then expected); the trace
-# events must show both memory types with the request's backend.  The
-# device-coherent cases that migrate transparent huge pages are left
-# out: test_hmm gives a coherent device one chunk, the 256 MiB at its
-# spm_addr, as small pages, so its first large folio needs a second
-# chunk, which maps the same range again; memremap_pages() refuses that
-# with a WARN ("Conflicting mapping in same section") and the case fails.
-# v7.3.4 fails the same seven cases, with the same warning.  The
-# device-coherent variants then run in a second hmm-tests run, whose
-# totals are checked the same way.  Some of the cases that pass also ask
-# a coherent device for a large folio, fall back to small pages when
-# that fails, and leave the same warning in the kernel log.
+# events must show both memory types with the request's backend.  Every
+# case runs: a test_hmm without the fixes for its device-coherent devices
+# ("lib/test_hmm: map a device-coherent device's range only once" and the
+# three patches with it) fails seven of them, with a WARN for each time
+# it maps a coherent range again, and oopses.
 #
 # hmm-tests takes a while (about 40 s per run under QEMU TCG), so this is
 # opt in: set MEMMAP_INIT_HMM=1 to run all three, or to a comma-separated
@@ -159,38 +153,9 @@ check_totals() {
 	return $rc
 }
 
-# The device-coherent variants, and their cases that need a second chunk.
-COHERENT_VARIANTS=(hmm_device_coherent hmm2_device_coherent)
-COHERENT_ONE_CHUNK=(migrate_multiple hmm_cow_in_device migrate_partial_unmap_fault
-	migrate_remap_fault migrate_anon_huge_err migrate_anon_huge_zero_err snapshot)
-
-# hmm_run LABEL ARGS...: run hmm-tests with ARGS (and without
-# benchmark_thp_migration) and check its totals; false when they are wrong.
-hmm_run() {
-	local label=$1 start status=0 totals
-	shift
-	start=$SECONDS
-	"$hmm_tests" -T benchmark_thp_migration "$@" >"$MI_TMP/hmm.out" 2>&1 || status=$?
-	show_failures "$MI_TMP/hmm.out"
-	totals=$(grep -E '^# Totals' "$MI_TMP/hmm.out" | tail -n 1 | cut -c3-)
-	ktap_print_msg "hmm-tests$label: ${totals:-no totals}, $((SECONDS - start)) s"
-	check_totals "$MI_TMP/hmm.out" "$status"
-}
-
 ktap_print_header
 ktap_set_plan ${#MI_REQUESTS[@]}
-if [ "$have_coherent" = 0 ]; then
-	ktap_print_msg "no device-coherent memory: $MI_COHERENT_WHY"
-else
-	ktap_print_msg "device-coherent cases left out, as they fail on v7.3.4 too" \
-		"(test_hmm's coherent devices cannot add a chunk):" \
-		"${COHERENT_ONE_CHUNK[*]}"
-fi
-coherent_args=()
-for v in "${COHERENT_ONE_CHUNK[@]}"; do coherent_args+=(-T "$v"); done
-for v in "${COHERENT_VARIANTS[@]}"; do coherent_args+=(-v "$v"); done
-others_args=()
-for v in "${COHERENT_VARIANTS[@]}"; do others_args+=(-V "$v"); done
+[ "$have_coherent" = 1 ] || ktap_print_msg "no device-coherent memory: $MI_COHERENT_WHY"
 
 for req in "${MI_REQUESTS[@]}"; do
 	desc="hmm-tests with test_hmm memmap_streaming=$req"
@@ -218,14 +183,13 @@ for req in "${MI_REQUESTS[@]}"; do
 		fi
 		MI_TRACE_TYPE=
 	fi
-	if [ "$have_coherent" = 0 ]; then
-		hmm_run "" || rc=1
-	else
-		# hmm-tests' filters stop at the first match: -T before -v
-		# leaves those cases out of the coherent variants alone.
-		hmm_run " (all but device-coherent)" "${others_args[@]}" || rc=1
-		hmm_run " (device-coherent)" "${coherent_args[@]}" || rc=1
-	fi
+	start=$SECONDS
+	status=0
+	"$hmm_tests" -T benchmark_thp_migration >"$MI_TMP/hmm.out" 2>&1 || status=$?
+	show_failures "$MI_TMP/hmm.out"
+	totals=$(grep -E '^# Totals' "$MI_TMP/hmm.out" | tail -n 1 | cut -c3-)
+	ktap_print_msg "hmm-tests: ${totals:-no totals}, $((SECONDS - start)) s"
+	check_totals "$MI_TMP/hmm.out" "$status" || rc=1
 	mi_hmm_unload
 	mi_result "$desc" $rc
 done
