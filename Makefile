@@ -96,11 +96,11 @@ send-prep-ndctl: deps
 check-ndctl-base: deps
 	$(H)/peers/check-ndctl-base.sh
 
-#: hmm-tests with device-coherent memory on base 7.3.4 and on the series
+#: hmm-tests with device-coherent memory on base (7.3.4 + patches/fixes/) and on the series
 check-hmm-base: deps
 	$(H)/peers/hmm-compare.sh --summary $(RESULTS)/hmm-compare.json
 
-#: ndctl's own test suite on base 7.3.4 and the series, off and on (NDCTL_ARGS)
+#: ndctl's own test suite on base (7.3.4 + patches/fixes/) and the series, off and on (NDCTL_ARGS)
 check-ndctl: deps
 	$(H)/peers/check-ndctl.sh --summary $(RESULTS)/ndctl-suite.json $(NDCTL_ARGS)
 

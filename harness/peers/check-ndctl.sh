@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-ndctl.sh [options]: the libnvdimm maintainers' own regression suite,
-# ndctl's tests, on base 7.3.4 and on the series, side by side (make
-# check-ndctl).
+# ndctl's tests, on the base (7.3.4 with patches/fixes/) and on the
+# series, side by side (make check-ndctl).
 #
 #   --runs R,R        which runs (default base,off,on):
 #                       base  unpatched 7.3.4
@@ -47,7 +47,7 @@
 # (vm.sh), nothing of the host's.
 #
 # Fails when a guest did not finish the suite; then ndctl-compare.sh prints
-# the table test x run and fails on any difference from base 7.3.4 (and
+# the table test x run and fails on any difference from the base (and
 # base's from --expect: a test failing or skipping on base is listed there
 # with its reason).
 set -euo pipefail

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hmm-compare.sh: the upstream hmm-tests on base 7.3.4 and on the series,
-# in the same guest, with device-coherent memory: the cases that pass on
-# base must pass on the series.
+# hmm-compare.sh: the upstream hmm-tests on the base (7.3.4 with the
+# fixes of patches/fixes/) and on the series, in the same guest, with
+# device-coherent memory: the cases that pass on base must pass on the
+# series.
 #
 #   hmm-compare.sh [--variant VARIANT] [--timeout S] [--logs DIR] [--summary FILE]
 #   hmm-compare.sh --compare DIR [--summary FILE]
 #
-# Builds base 7.3.4 and the series (variant stream-y unless --variant;
+# Builds the base and the series (variant stream-y unless --variant;
 # build-kernel.sh, one build at a time), the series' hmm-tests
 # (build-selftests.sh: the same binary on both kernels), then boots each
 # kernel in the matrix's guest (2 vCPUs, vm.sh with lib.sh's
@@ -61,7 +62,7 @@ H=$MZ_ROOT/harness
 mkdir -p "$logs" "$(dirname "$summary")"
 
 if [ "$compare_only" = 0 ]; then
-	base=$("$H/build/build-kernel.sh" --base guest) || die "building base 7.3.4 failed"
+	base=$("$H/build/build-kernel.sh" --base guest) || die "building the base (7.3.4 with patches/fixes/) failed"
 	series=$("$H/build/build-kernel.sh" "$variant") || die "building the series ($variant) failed"
 	st=$MZ_SELFTESTS/$variant
 	"$H/build/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"
@@ -132,5 +133,5 @@ json() {
 jq -n --argjson b "$(json base)" --argjson s "$(json series)" --arg v "$variant" \
 	'{variant: $v, base: $b, series: $s}' >"$summary"
 info "summary: $summary; logs: $logs"
-[ "$bad" = 0 ] || die "the series differs from base 7.3.4 (above)"
-info "the series passes every hmm-tests case base 7.3.4 passes"
+[ "$bad" = 0 ] || die "the series differs from the base (above)"
+info "the series passes every hmm-tests case the base passes"

@@ -97,12 +97,6 @@
 #                         (30; 0 to 1: 20).  Every CPU is a socket of its
 #                         own, so that no cache is shared across nodes.
 #                         Needs --smp 2 or more and --mem 1G or more.
-#   --allow-warning MESSAGE@CALLER  a kernel warning that does not fail
-#                         the run: one whose message (the line before
-#                         "WARNING:") is MESSAGE and whose call trace
-#                         names function CALLER; counted and reported
-#                         (repeatable; matrix.sh allows the one upstream
-#                         test_hmm causes, see there)
 #   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
 #                         recreate them empty, i.e. label-less and zeroed)
 #   --console             also stream the guest console to stderr
@@ -127,7 +121,7 @@ usage() {
 	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
 	echo "         --nvdimm-memory file|ram" >&2
 	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
-	echo "         --soft-reserved SIZE --device-reserved SIZE --allow-warning MESSAGE@CALLER" >&2
+	echo "         --soft-reserved SIZE --device-reserved SIZE" >&2
 	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
@@ -158,10 +152,9 @@ numa=0
 cmb=
 softres=
 devres=
-allowed=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--allow-warning)
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -180,7 +173,6 @@ while [ $# -gt 0 ]; do
 		--nvme-cmb) cmb=$2 ;;
 		--soft-reserved) softres=$2 ;;
 		--device-reserved) devres=$2 ;;
-		--allow-warning) allowed+=("$2") ;;
 		esac
 		shift 2 ;;
 	--keep-nvdimm) keep=1; shift ;;
@@ -235,12 +227,6 @@ esac
 [ -z "$cmb" ] || [[ "$cmb" =~ ^[1-9][0-9]*$ ]] || usage
 [ -z "$softres" ] || [[ "$softres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$devres" ] || [[ "$devres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-for a in ${allowed[@]+"${allowed[@]}"}; do
-	[[ "$a" =~ ^[^@]+@[A-Za-z_][A-Za-z0-9_.]*$ ]] || {
-		echo "${0##*/}: --allow-warning takes MESSAGE@FUNCTION, not '$a'" >&2
-		usage
-	}
-done
 [ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
 for a in ${targs[@]+"${targs[@]}"}; do
 	# mz.args joins arguments with commas on the kernel command line.
@@ -542,31 +528,6 @@ fi
 # a test's own output may say WARNING: (ndctl does).  Not the command line
 # (line 1): a --append could hold anything.
 reports=$(grep -anE "\[ *[0-9]+\.[0-9]+\] .*($REPORTS)" "$clean" | grep -v '^1:' || true)
-# --allow-warning: drop the WARNING lines whose message and caller match,
-# and say how many.
-if [ -n "$reports" ] && [ ${#allowed[@]} -gt 0 ]; then
-	excused=$(printf '%s\n' "${allowed[@]}" | awk '
-		NR == FNR { n = index($0, "@"); msg[++na] = substr($0, 1, n - 1); fn[na] = substr($0, n + 1); next }
-		{ line[FNR] = $0 }
-		END {
-			for (i = 2; i <= FNR; i++) {
-				if (line[i] !~ /^\[ *[0-9]+\.[0-9]+\] WARNING: /) continue
-				for (a = 1; a <= na; a++) {
-					if (index(line[i - 1], "] " msg[a]) == 0) continue
-					for (j = i + 1; j <= FNR && j <= i + 80; j++) {
-						if (line[j] ~ /end trace/) break
-						if (index(line[j], " " fn[a] "+")) { print i; break }
-					}
-				}
-			}
-		}' - "$clean" | sort -u)
-	if [ -n "$excused" ]; then
-		reports=$(awk -F: -v ex="$(tr '\n' ' ' <<<"$excused")" \
-			'BEGIN { n = split(ex, e, " "); for (i = 1; i <= n; i++) skip[e[i]] = 1 } !($1 in skip)' \
-			<<<"$reports")
-		info "$(wc -l <<<"$excused") kernel warning(s) allowed (--allow-warning: $(IFS=';'; echo "${allowed[*]}"))"
-	fi
-fi
 if [ -n "$reports" ]; then
 	echo "--- kernel reports on the console ($log) ---" >&2
 	head -n 20 <<<"$reports" >&2

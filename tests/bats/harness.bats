@@ -640,26 +640,6 @@ stub_tools() {
 	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
 }
 
-@test "vm --allow-warning: only the warning of that message and caller is allowed, and counted" {
-	need_vm
-	run -0 vm --timeout 120 --allow-warning 'Conflicting mapping in same section@dmirror_allocate_chunk' \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
-	[[ "$output" == *"1 kernel warning(s) allowed (--allow-warning: Conflicting mapping in same section@dmirror_allocate_chunk)"* ]]
-	[[ "$output" != *"kernel reported"* ]]
-	# Without it, or with another caller or message, the warning fails the run.
-	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
-	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
-	run -1 vm --timeout 120 --allow-warning 'Conflicting mapping in same section@memmap_init_zone_device' \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
-	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
-	run -1 vm --timeout 120 --allow-warning 'Something else@dmirror_allocate_chunk' \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn allowed
-	# Another warning in the same run still fails it.
-	run -1 vm --timeout 120 --allow-warning 'Conflicting mapping in same section@dmirror_allocate_chunk' \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn
-	run -2 vm --allow-warning 'no caller' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
-}
-
 @test "vm: a test's own WARNING: line is not a kernel report" {
 	need_vm
 	run -0 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn user

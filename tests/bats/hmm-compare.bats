@@ -52,7 +52,7 @@ console() {
 	run -0 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
 	[[ "$output" == *"base: warnings: mm/memremap.c:memremap_pages() (2x)"* ]]
 	[[ "$output" == *"series: warnings: mm/memremap.c:memremap_pages() (1x)"* ]]
-	[[ "$output" == *"passes every hmm-tests case base 7.3.4 passes"* ]]
+	[[ "$output" == *"passes every hmm-tests case the base passes"* ]]
 	[ "$(jq -r '.series.failed[0]' "$T/s.json")" = hmm.hmm_device_coherent.migrate_multiple ]
 	[ "$(jq -r '.base.skipped | length' "$T/s.json")" = 1 ]
 }
@@ -64,7 +64,7 @@ console() {
 	console series
 	run -1 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
 	[[ "$output" == *"pass on base, not on the series: hmm.hmm_device_coherent.open_close"* ]]
-	[[ "$output" == *"differs from base 7.3.4"* ]]
+	[[ "$output" == *"differs from the base"* ]]
 
 	run_out series "pass hmm.hmm_device_coherent.open_close" "pass hmm.hmm_device_private.open_close"
 	console series mm/mm_init.c:1234 memmap_init_zone_device
