@@ -92,7 +92,7 @@ NDCTL_OUT ?= $(SEND_OUT)-ndctl
 send-prep-ndctl: deps
 	$(H)/series/send-prep.sh --ndctl "$(NDCTL_OUT)"
 
-#: the ndctl selftest group on unpatched 7.3.4 (a kernel without the attribute)
+#: the ndctl selftest group on the base, 7.3.4 with patches/fixes/ (a kernel without the attribute)
 check-ndctl-base: deps
 	$(H)/peers/check-ndctl-base.sh
 
@@ -140,7 +140,7 @@ check-mirror:
 kernel: deps
 	$(H)/build/build-kernel.sh $(VARIANT)
 
-#: build the unpatched 7.3.4 guest kernel (the benchmark's base)
+#: build the base guest kernel, 7.3.4 with patches/fixes/ (the benchmark's base)
 base-kernel: deps
 	$(H)/build/build-kernel.sh --base guest
 

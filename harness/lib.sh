@@ -89,9 +89,10 @@ MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
 MZ_PART1=${MZ_PART1:-7}
 #= MZ_UPSTREAM_TREE  where upstream.sh clones MZ_UPSTREAM_SRC (default $MZ_CACHE/linux-upstream)
 MZ_UPSTREAM_TREE=${MZ_UPSTREAM_TREE:-$MZ_CACHE/linux-upstream}
-# Which trees build-kernel.sh builds: series (the series on 7.3.4, or
-# with --base 7.3.4 alone) or upstream (MZ_UPSTREAM_SRC plus
-# patches/mm-unstable/, or with --base MZ_UPSTREAM_SRC alone: make
+# Which trees build-kernel.sh builds: series (the series on 7.3.4 and
+# the fixes of patches/fixes/, or with --base 7.3.4 and the fixes alone)
+# or upstream (MZ_UPSTREAM_SRC plus the fixes and patches/mm-unstable/,
+# or with --base MZ_UPSTREAM_SRC and the fixes alone: make
 # check-upstream, and make bench to compare Part 2 with v11 itself).
 #= MZ_BUILD_KIND  series (7.3.4, the default) or upstream (MZ_UPSTREAM_SRC with patches/mm-unstable/): the kernels builds and make bench use
 MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}

@@ -9,7 +9,7 @@
 # apart.
 #
 # Six boots per size, same devices (harness/vm/vm.sh, guest/tests/bench):
-#   base                        unpatched 7.3.4 (build-kernel.sh --base guest)
+#   base                        7.3.4 with patches/fixes/ (build-kernel.sh --base guest)
 #   template                    the first series (build-kernel.sh --first
 #                               stream-y), memmap_streaming=off, one thread
 #   template+streaming          the same kernel, memmap_streaming=on, one thread

@@ -10,8 +10,9 @@
 # project's fragments ask for is then checked in the final .config, and
 # the build stops naming any that Kconfig dropped.
 #
-# --base builds the unpatched base tree (for the benchmark) instead of the
-# tree with the series applied; --first builds the tree at the end of the
+# --base builds the base tree, 7.3.4 with the fixes of patches/fixes/
+# (for the benchmark and the peer suites), instead of the tree with the
+# series applied; --first builds the tree at the end of the
 # first series, without its follow-up patches/threads/ (tree.sh first:
 # the benchmark's single-threaded rows).
 #

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-ndctl-base.sh: the ndctl selftest group (memmap_ndctl.sh) on the
-# unpatched 7.3.4 kernel, the kernel without the namespace attribute that
-# the series' kernels cannot be: with the patched ndctl (build-ndctl.sh),
-# ndctl list shows no memmap_streaming field and create-namespace
-# --memmap-streaming fails before it changes the namespace or its data.
+# base kernel (7.3.4 with the test_hmm fixes), the kernel without the
+# namespace attribute that the series' kernels cannot be: with the
+# patched ndctl (build-ndctl.sh), ndctl list shows no memmap_streaming
+# field and create-namespace --memmap-streaming fails before it changes
+# the namespace or its data.
 # The matrix expects that case to skip on every series kernel
 # (matrix-skips.txt); this is where it runs.
 #

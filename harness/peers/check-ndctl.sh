@@ -6,7 +6,7 @@
 # series, side by side (make check-ndctl).
 #
 #   --runs R,R        which runs (default base,off,on):
-#                       base  unpatched 7.3.4
+#                       base  7.3.4 with the fixes of patches/fixes/
 #                       off   the series, memmap_streaming=off
 #                       on    the series, memmap_streaming=on
 #   --suites S,S      meson suites (default ndctl:ndctl,ndctl:dax)
