@@ -742,6 +742,13 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 
 	mutex_lock(&mdevice->devmem_lock);
 
+	/*
+	 * A device-coherent device has one fixed range, which its first
+	 * chunk maps: mapping it again would conflict with that chunk.
+	 */
+	if (!dmirror_is_private_zone(mdevice) && mdevice->devmem_count)
+		goto err_release;
+
 	if (mdevice->devmem_count == mdevice->devmem_capacity) {
 		struct dmirror_chunk **new_chunks;
 		unsigned int new_capacity;
@@ -756,13 +763,6 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 		mdevice->devmem_capacity = new_capacity;
 		mdevice->devmem_chunks = new_chunks;
 	}
-	/*
-	 * A device-coherent device has one fixed range, which its first
-	 * chunk maps: mapping it again would conflict with that chunk.
-	 */
-	if (!dmirror_is_private_zone(mdevice) && mdevice->devmem_count)
-		goto err_release;
-
 	ptr = memremap_pages(&devmem->pagemap, numa_node_id());
 	if (IS_ERR_OR_NULL(ptr)) {
 		if (ptr)
