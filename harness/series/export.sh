@@ -104,7 +104,8 @@ format_series() {
 		if [ -e "$f" ]; then cp "$f" "$MZ_ROOT/$dir/"; fi
 	done
 }
-if [ "$(g rev-list --count "$MZ_RELEASE_TAG..$fixes")" -gt 0 ]; then
+nf=$(g rev-list --count "$MZ_RELEASE_TAG..$fixes")
+if [ "$nf" -gt 0 ]; then
 	format_series "$MZ_RELEASE_TAG..$fixes" "patches/$MZ_FIXES" "$MZ_FIXES_PREFIX"
 elif [ -d "$MZ_ROOT/patches/$MZ_FIXES" ]; then
 	rm -rf "${MZ_ROOT:?}/patches/$MZ_FIXES"
@@ -135,7 +136,6 @@ done
 # The tree now matches patches/: let tree.sh know it need not re-apply.
 g config mz.head "$(g rev-parse HEAD)"
 g config mz.stamp "$(series_stamp)"
-nf=$(g rev-list --count "$MZ_RELEASE_TAG..$fixes")
 fixes_msg=
 [ "$nf" -eq 0 ] || fixes_msg=", on the $nf of patches/$MZ_FIXES/,"
 if [ "$first" = series ]; then
