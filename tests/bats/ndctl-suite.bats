@@ -175,14 +175,20 @@ compare() {
 	[[ "$stderr" == *"b: skipped on base, pass on on (the sets of skips differ)"* ]]
 }
 
-@test "ndctl-compare.sh: base must match the expectations; a stale entry warns" {
+@test "ndctl-compare.sh: base must match the expectations; a stale entry fails" {
 	runs base:a=fail,b=skip,c=fail off:a=fail,b=skip,c=fail
 	run -1 --separate-stderr compare base,off
 	[[ "$stderr" == *"a: fail on base, expected pass"* ]]
 	runs base:a=pass,b=skip,c=pass off:a=pass,b=skip,c=pass
 	printf 'b skip no such device here\nc fail needs hardware\n' >"$T/expect"
-	run -0 --separate-stderr compare base,off
-	[[ "$stderr" == *"c passes on base but $T/expect lists it as 'fail' (needs hardware): a stale entry?"* ]]
+	run -1 --separate-stderr compare base,off
+	[[ "$stderr" == *"c: passes on base, but $T/expect lists it as 'fail' (needs hardware): drop the stale entry"* ]]
+	jq -e '.problems | length == 1' "$T/logs/summary.json"
+	# Held to the list without base, a series run's pass is stale too.
+	run -1 --separate-stderr compare off
+	[[ "$stderr" == *"c: passes on off, but $T/expect lists it as 'fail'"* ]]
+	printf 'b skip no such device here\n' >"$T/expect"
+	run -0 compare base,off
 }
 
 @test "ndctl-compare.sh: without base, a series run is held to the expectations" {
