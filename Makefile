@@ -170,6 +170,7 @@ probe:
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
 #= MZ_BISECT_FROM check-series bisect: start from this revision of the tree (e.g. opt-in)
+#= MZ_BISECT_TO   check-series bisect: stop after this revision of the tree (e.g. fixes)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
 #= FIXES_OUT      send-prep-fixes: where the prepared fixes go (default $MZ_CACHE/send-fixes)

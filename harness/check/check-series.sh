@@ -23,7 +23,8 @@
 #               only the patches after it: a patch early in the first
 #               series changes headers that most of the kernel includes,
 #               so the whole run takes hours where the follow-up series
-#               alone takes minutes
+#               alone takes minutes; MZ_BISECT_TO=REV (default series,
+#               e.g. fixes) stops after REV
 #   sparse      make C=2 on the C files the fixes and the series touch,
 #               release vs series: no new sparse warnings
 #   arm64       the objects the series touches compile for arm64 (Debian's
@@ -102,11 +103,17 @@ worktree() {
 }
 
 bisect() {
-	local wt out c n=0 subj from=${MZ_BISECT_FROM:-$MZ_RELEASE_TAG}
+	local wt out c n=0 subj from=${MZ_BISECT_FROM:-$MZ_RELEASE_TAG} to=${MZ_BISECT_TO:-series}
 	g rev-parse -q --verify "$from^{commit}" >/dev/null ||
 		die "MZ_BISECT_FROM=$from: no such revision in $tree"
 	g merge-base --is-ancestor "$from" series ||
 		die "MZ_BISECT_FROM=$from: not a commit of the series branch"
+	g rev-parse -q --verify "$to^{commit}" >/dev/null ||
+		die "MZ_BISECT_TO=$to: no such revision in $tree"
+	g merge-base --is-ancestor "$to" series ||
+		die "MZ_BISECT_TO=$to: not a commit of the series branch"
+	[ -n "$(g rev-list "$from..$to")" ] ||
+		die "MZ_BISECT_TO=$to: no patch after MZ_BISECT_FROM=$from"
 	wt=$(worktree)
 	out=$MZ_BUILD/check-bisect
 	git -C "$wt" checkout -q --detach "$MZ_RELEASE_TAG"
@@ -124,7 +131,7 @@ bisect() {
 			die "$from does not build; see $MZ_LOGS/check-bisect.log"
 		n=$(g rev-list --count "$MZ_RELEASE_TAG..$from")
 	}
-	for c in $(g rev-list --reverse "$from"..series); do
+	for c in $(g rev-list --reverse "$from..$to"); do
 		n=$((n + 1))
 		subj=$(g log -1 --format=%s "$c")
 		info "building patch $n: $subj"
@@ -136,7 +143,7 @@ bisect() {
 			warn "patch $n: compiler warnings in $MZ_LOGS/check-bisect.log"
 		fi
 	done
-	info "patches $(($(g rev-list --count "$MZ_RELEASE_TAG..$from") + 1)) to $n (the fixes first) build on their own"
+	info "patches $(($(g rev-list --count "$MZ_RELEASE_TAG..$from") + 1)) to $n of $(g rev-list --count "$MZ_RELEASE_TAG..series") (the fixes first) build on their own"
 }
 
 sparse_check() {

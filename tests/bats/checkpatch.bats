@@ -147,3 +147,13 @@ bad_series() {
 	[[ "$stderr" == *"MZ_BISECT_FROM=no-such-revision: no such revision in $MZ_TREE"* ]]
 	[ ! -e "$MZ_CACHE/build/check-bisect" ]
 }
+
+@test "check-series.sh bisect: an MZ_BISECT_TO that names no commit of the series, or nothing after the start, is refused before any build" {
+	MZ_BISECT_TO=no-such-revision run -1 --separate-stderr "$H/check/check-series.sh" bisect
+	[[ "$stderr" == *"MZ_BISECT_TO=no-such-revision: no such revision in $MZ_TREE"* ]]
+	MZ_BISECT_FROM=fixes MZ_BISECT_TO=fixes run -1 --separate-stderr "$H/check/check-series.sh" bisect
+	[[ "$stderr" == *"MZ_BISECT_TO=fixes: no patch after MZ_BISECT_FROM=fixes"* ]]
+	MZ_BISECT_FROM=opt-in MZ_BISECT_TO=fixes run -1 --separate-stderr "$H/check/check-series.sh" bisect
+	[[ "$stderr" == *"MZ_BISECT_TO=fixes: no patch after MZ_BISECT_FROM=opt-in"* ]]
+	[ ! -e "$MZ_CACHE/build/check-bisect" ]
+}
