@@ -18,7 +18,7 @@ VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
 	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
-	upstream-export check-upstream
+	upstream-export check-upstream qemu
 
 #@ usage: make [TARGET] [VAR=value]...
 #@
@@ -119,6 +119,10 @@ ndctl-export:
 #: install the Debian packages the project needs (harness/deps.sh)
 deps:
 	$(H)/deps.sh
+
+#: QEMU 10 (Debian bookworm-backports, CXL type-3) beside the host's; prints the path to give as MZ_QEMU
+qemu: deps
+	@$(H)/vm/fetch-qemu.sh
 
 #: download, verify and extract Linux 7.3.4 (~190 MB, once)
 fetch: deps

@@ -34,6 +34,8 @@ MZ_ACCEL=${MZ_ACCEL:-auto}
 MZ_KVM_DEV=${MZ_KVM_DEV:-/dev/kvm}
 #= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
 MZ_PROBE_TIMEOUT=${MZ_PROBE_TIMEOUT:-20}
+#= MZ_QEMU        the qemu-system-x86_64 the guests boot in (default: the one on PATH; make qemu prints QEMU 10's)
+MZ_QEMU=${MZ_QEMU:-qemu-system-x86_64}
 # The size of each NVDIMM of the test guests (vm.sh's default; the
 # matrix gives every guest one plain and one labelled NVDIMM of it).
 # The benchmark sizes its own from --size.
@@ -116,6 +118,8 @@ MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}
 MZ_DL=$MZ_CACHE/dl                      # downloaded .deb and tarballs
 MZ_APT_STATE=$MZ_CACHE/apt              # fetch-base.sh's private apt state
 MZ_APT_SRC_STATE=$MZ_CACHE/apt-src      # fetch-ndctl.sh's (deb-src)
+MZ_APT_QEMU_STATE=$MZ_CACHE/apt-qemu    # fetch-qemu.sh's (bookworm-backports)
+MZ_QEMU_DIR=$MZ_CACHE/qemu              # QEMU 10, extracted (fetch-qemu.sh)
 MZ_SRC=$MZ_CACHE/src                    # the extracted sources
 MZ_BUILD=$MZ_CACHE/build                # O= directories, ndctl's builds
 MZ_SELFTESTS=$MZ_CACHE/selftests        # installed kselftest targets
@@ -157,6 +161,17 @@ MZ_NDCTL_SUITE=trixie
 #= MZ_NDCTL_SHA256  the sha256 that tarball must have (default: Debian's ndctl 81)
 MZ_NDCTL_SHA256=${MZ_NDCTL_SHA256:-e40784687ac2d0c176748c9ffb8bde541a12301b6fedb607a9a70c8fd1f94929}
 MZ_NDCTL_TAG=ndctl-v$MZ_NDCTL_VERSION-base
+
+# QEMU with full CXL type-3 emulation (persistent and volatile capacity,
+# label area, fixed memory windows): Debian's 10.0 in bookworm-backports,
+# built against bookworm's libraries.  fetch-qemu.sh extracts these
+# packages into MZ_QEMU_DIR, beside the host's QEMU (7.2 on Debian 12),
+# which stays as it is.
+MZ_QEMU_SUITE=bookworm-backports
+MZ_QEMU_PACKAGES=(qemu-system-x86=1:10.0.2+ds-2+deb13u1~bpo12+1
+	qemu-system-common=1:10.0.2+ds-2+deb13u1~bpo12+1
+	qemu-system-data=1:10.0.2+ds-2+deb13u1~bpo12+1
+	seabios=1.16.3-2~bpo12+1)
 
 # Who the commits of the git trees (tree.sh, ndctl-tree.sh) are by: a
 # build artefact's name, never a person's.  The patches in patches/ carry
@@ -404,34 +419,63 @@ mz_private_apt() {
 	[ -r "$keyring" ] || die "$keyring missing; install Debian package debian-archive-keyring"
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	printf '%s [signed-by=%s] %s %s main\n' "$type" "$keyring" "$mirror" "$suite" >"$dir/sources.list"
-	_mzpa=(-o "Dir::Etc::SourceList=$dir/sources.list"
-	       -o "Dir::Etc::SourceParts=/nonexistent"
-	       -o "Dir::State::Lists=$dir/lists"
-	       -o "Dir::Cache=$dir/cache"
-	       -o "APT::Sandbox::User=root")
+	mz_private_apt_opts "$1" "$dir"
 	info "updating a private package list ($type $suite) from the host's mirror"
 	: >"$dir/update.log"
 	mz_run "$dir/update.log" apt-get "${_mzpa[@]}" -q update ||
 		die "apt-get update for $suite failed (see $dir/update.log); check network access to the host's Debian mirror"
 }
 
-# mz_deb_download PKG VERSION SIZE INSTEAD: download Debian's binary
-# package PKG=VERSION from $MZ_DEB_SUITE (the host's mirror, through the
-# private apt state of mz_private_apt) into $MZ_CACHE/dl, unless it is
-# there already, and print its path.  SIZE says how large it is, INSTEAD
-# what to do when the suite no longer serves it.
+# mz_qemu_version: MZ_QEMU's version, as "QEMU 10.0.2 (Debian
+# 1:10.0.2+ds-2+deb13u1~bpo12+1)", from its --version.
+mz_qemu_version() {
+	local v
+	v=$("$MZ_QEMU" --version 2>/dev/null | head -n 1) ||
+		die "MZ_QEMU=$MZ_QEMU --version failed; is it a qemu-system-x86_64?"
+	case "$v" in
+	"QEMU emulator version "*) echo "QEMU ${v#QEMU emulator version }" ;;
+	*) die "MZ_QEMU=$MZ_QEMU --version printed '$v', not a QEMU version" ;;
+	esac
+}
+
+# mz_private_apt_opts ARRAY DIR: set ARRAY to the apt-get options that use
+# the private apt state in DIR (made by mz_private_apt).
+mz_private_apt_opts() {
+	local -n _mzpo=$1
+	_mzpo=(-o "Dir::Etc::SourceList=$2/sources.list"
+	       -o "Dir::Etc::SourceParts=/nonexistent"
+	       -o "Dir::State::Lists=$2/lists"
+	       -o "Dir::Cache=$2/cache"
+	       -o "APT::Sandbox::User=root")
+}
+
+# mz_deb_download PKG VERSION SIZE INSTEAD [SUITE STATE]: download
+# Debian's binary package PKG=VERSION from SUITE (default $MZ_DEB_SUITE;
+# the host's mirror, through the private apt state of mz_private_apt in
+# STATE, default $MZ_APT_STATE) into $MZ_CACHE/dl, unless it is there
+# already, and print its path.  SIZE says how large it is, INSTEAD what to
+# do when the suite no longer serves it.  apt checks the package against
+# the suite's signed index.
 mz_deb_download() {
-	local pkg=$1 ver=$2 size=$3 instead=$4 deb
+	local pkg=$1 ver=$2 size=$3 instead=$4 suite=${5:-$MZ_DEB_SUITE} state=${6:-$MZ_APT_STATE} deb
 	local -a apt_opts=()
+	# The file name: the epoch's colon is %3a, a tilde may be %7e.
+	local fver=${ver/:/%3a}
 	mkdir -p "$MZ_DL"
-	deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
+	deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${fver}_*.deb" -o -name "${pkg}_${fver//\~/%7e}_*.deb" \) | head -n 1)
 	if [ -z "$deb" ]; then
 		need_tool apt-get apt
-		mz_private_apt apt_opts "$MZ_APT_STATE" deb "$MZ_DEB_SUITE"
+		# One update serves the packages fetched within the hour.
+		if [ -f "$state/sources.list" ] && grep -q " $suite main\$" "$state/sources.list" &&
+			[ -n "$(find "$state/lists" -maxdepth 1 -name "*_${suite}_*Packages*" -mmin -60 2>/dev/null)" ]; then
+			mz_private_apt_opts apt_opts "$state"
+		else
+			mz_private_apt apt_opts "$state" deb "$suite"
+		fi
 		info "downloading $pkg=$ver ($size)"
 		(cd "$MZ_DL" && apt-get "${apt_opts[@]}" download "$pkg=$ver" >&2) ||
-			die "$pkg $ver is not served by $MZ_DEB_SUITE any more; $instead"
-		deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${ver}_*.deb" -o -name "${pkg}_${ver/\~/%7e}_*.deb" \) | head -n 1)
+			die "$pkg $ver is not served by $suite any more; $instead"
+		deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${fver}_*.deb" -o -name "${pkg}_${fver//\~/%7e}_*.deb" \) | head -n 1)
 		[ -n "$deb" ] || die "apt-get download of $pkg=$ver left no .deb in $MZ_DL"
 	fi
 	echo "$deb"

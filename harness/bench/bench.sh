@@ -333,15 +333,16 @@ if [ "$check_only" = 1 ]; then
 	exit 0
 fi
 
-for t in qemu-system-x86_64:qemu-system-x86 python3:python3 sha256sum:coreutils; do
+for t in "$MZ_QEMU:qemu-system-x86 (or MZ_QEMU: harness/vm/fetch-qemu.sh)" python3:python3 sha256sum:coreutils; do
 	need_tool "${t%%:*}" "${t#*:}"
 done
+qemu_version=$(mz_qemu_version)
 
 # --- builds -------------------------------------------------------------------
 
 start=$(date +%s)
 devlist=$(IFS=,; echo "${devices[*]}")
-info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); NVDIMM contents $nvwhere; accel $accel; $per_size boots per size"
+info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); NVDIMM contents $nvwhere; accel $accel ($qemu_version); $per_size boots per size"
 [ -z "$threads_skipped" ] || info "threaded boots skipped ($threads_skipped): the table has the single-threaded rows only"
 
 # Noise: other work on the host, sampled whenever none of ours runs.
@@ -538,7 +539,7 @@ series_commit=$(git -C "$patched_build/source/" rev-parse --verify -q 'HEAD^{com
 	--fact "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" --fact "wall_s=$(mz_since "$start")" \
 	--fact "series_commit=$series_commit" --fact "patches_sha256=$(series_stamp)" \
 	--fact "guest_vcpus=$vcpus" --fact "guest_ram_bytes=$((mem_mib << 20))" \
-	--fact "nvdimm_memory=$nvmem" \
+	--fact "nvdimm_memory=$nvmem" --fact "qemu=$qemu_version" \
 	--fact "nproc=$(nproc)" --fact "other_busy_pct_max=$busy_max" --fact "other_qemu_max=$qemu_max" \
 	--kernel "base=$base_build" --kernel "patched=$patched_build" \
 	"${first_arg[@]}" \

@@ -86,6 +86,21 @@
 #                         2 GiB below 4 GiB and the rest from 4 GiB on once
 #                         the total reaches 2.75 GiB); --numa does not take
 #                         them.
+#   --cxl-pmem SIZE       a CXL type-3 memory device with SIZE (NNNM or NNNG,
+#                         a multiple of 256M) of persistent capacity in a
+#                         sparse file in $MZ_VM_DIR and a 128 KiB label
+#                         area, recreated empty unless --keep-nvdimm
+#   --cxl-ram SIZE        a CXL type-3 memory device with SIZE (a multiple
+#                         of 256M) of volatile capacity, QEMU's memory
+#                         Either makes the machine CXL-capable: a CXL host
+#                         bridge (pxb-cxl) with a root port per device and
+#                         one fixed memory window for both, which the
+#                         guest's cxl tool makes regions in (no region
+#                         exists at boot: the firmware programs no
+#                         decoder).  Needs QEMU 10 or newer (MZ_QEMU;
+#                         make qemu fetches one): QEMU 7.2's cxl-type3
+#                         has one persistent memdev and no volatile
+#                         capacity.
 #   --smp N               guest CPUs (default 2)
 #   --numa                three NUMA nodes, as hosts with pmem or CXL memory
 #                         have them: node 0 with CPU 0 (CPUs 0-1 with
@@ -106,7 +121,9 @@
 #                         exit (the NVDIMM backing files are made, so the
 #                         printed command boots as it is)
 #
-# The QEMU command line is also the first line of the console log ("+ ").
+# The QEMU command line is also the first line of the console log ("+ "),
+# the QEMU version the second ("# QEMU 10.0.2 (Debian ...)").  MZ_QEMU
+# names the QEMU (lib.sh).
 #
 # NVDIMM backing files are sparse files in $MZ_VM_DIR (default
 # $MZ_VM_FILES), locked while a guest uses them.
@@ -121,7 +138,7 @@ usage() {
 	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
 	echo "         --nvdimm-memory file|ram" >&2
 	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
-	echo "         --soft-reserved SIZE --device-reserved SIZE" >&2
+	echo "         --soft-reserved SIZE --device-reserved SIZE --cxl-pmem SIZE --cxl-ram SIZE" >&2
 	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
@@ -152,9 +169,11 @@ numa=0
 cmb=
 softres=
 devres=
+cxlpmem=
+cxlram=
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved)
+	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--cxl-pmem|--cxl-ram)
 		[ $# -ge 2 ] || usage
 		case "$1" in
 		--accel) accel=$2 ;;
@@ -173,6 +192,8 @@ while [ $# -gt 0 ]; do
 		--nvme-cmb) cmb=$2 ;;
 		--soft-reserved) softres=$2 ;;
 		--device-reserved) devres=$2 ;;
+		--cxl-pmem) cxlpmem=$2 ;;
+		--cxl-ram) cxlram=$2 ;;
 		esac
 		shift 2 ;;
 	--keep-nvdimm) keep=1; shift ;;
@@ -227,6 +248,8 @@ esac
 [ -z "$cmb" ] || [[ "$cmb" =~ ^[1-9][0-9]*$ ]] || usage
 [ -z "$softres" ] || [[ "$softres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$devres" ] || [[ "$devres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$cxlpmem" ] || [[ "$cxlpmem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
+[ -z "$cxlram" ] || [[ "$cxlram" =~ ^[1-9][0-9]*[MG]$ ]] || usage
 [ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
 for a in ${targs[@]+"${targs[@]}"}; do
 	# mz.args joins arguments with commas on the kernel command line.
@@ -256,6 +279,14 @@ if [ $((softmib % 128)) -ne 0 ] || [ $((devmib % 128)) -ne 0 ]; then
 	echo "${0##*/}: --soft-reserved and --device-reserved take multiples of 128M" >&2
 	usage
 fi
+# A CXL device's capacity and a fixed memory window come in 256 MiB units.
+cxlpmib=0 cxlrmib=0
+[ -z "$cxlpmem" ] || cxlpmib=$(mib "$cxlpmem")
+[ -z "$cxlram" ] || cxlrmib=$(mib "$cxlram")
+if [ $((cxlpmib % 256)) -ne 0 ] || [ $((cxlrmib % 256)) -ne 0 ]; then
+	echo "${0##*/}: --cxl-pmem and --cxl-ram take multiples of 256M (CXL's capacity unit)" >&2
+	usage
+fi
 if [ -n "$devres" ] && [ "$devmib" -lt 512 ]; then
 	echo "${0##*/}: --device-reserved needs 512M or more: test_hmm's two devices take 256 MiB each" >&2
 	usage
@@ -272,7 +303,20 @@ if [ $((softmib + devmib)) -gt 0 ]; then
 	fi
 fi
 
-need_tool qemu-system-x86_64 qemu-system-x86
+if [ "$MZ_QEMU" = qemu-system-x86_64 ]; then
+	need_tool qemu-system-x86_64 qemu-system-x86
+else
+	command -v "$MZ_QEMU" >/dev/null 2>&1 ||
+		die "MZ_QEMU=$MZ_QEMU: no such program; unset it for the host's qemu-system-x86_64, or fetch QEMU 10 with harness/vm/fetch-qemu.sh"
+fi
+qemu_version=$(mz_qemu_version)
+if [ $((cxlpmib + cxlrmib)) -gt 0 ]; then
+	qmajor=${qemu_version#QEMU }
+	qmajor=${qmajor%%.*}
+	if ! [[ "$qmajor" =~ ^[0-9]+$ ]] || [ "$qmajor" -lt 10 ]; then
+		die "--cxl-pmem and --cxl-ram need QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU=$MZ_QEMU is $qemu_version: run 'make qemu' and set MZ_QEMU to the path it prints"
+	fi
+fi
 bzimage=$(mz_boot_files "$build" "$initrd")
 
 kvmdev=$MZ_KVM_DEV
@@ -324,7 +368,9 @@ slots=4
 smp_arg=$smp
 [ "$numa" = 0 ] || smp_arg="$smp,sockets=$smp,cores=1,threads=1"
 # shellcheck disable=SC2054 # the commas are QEMU's
-qemu=(qemu-system-x86_64 -machine q35,nvdimm=on -accel "$accel" -cpu "$cpu"
+machine=q35,nvdimm=on
+[ $((cxlpmib + cxlrmib)) -eq 0 ] || machine+=,cxl=on
+qemu=("$MZ_QEMU" -machine "$machine" -accel "$accel" -cpu "$cpu"
 	-m "${memmib}M,slots=$slots,maxmem=$((memmib + nvdimms * nvslotmib + labelmib + 1024))M"
 	-smp "$smp_arg" -nodefaults -nographic -no-reboot
 	-kernel "$bzimage" -initrd "$initrd")
@@ -347,7 +393,7 @@ if [ "$numa" = 1 ]; then
 	nvnode=,node=1
 fi
 
-if { [ "$ndimms" -gt 0 ] && [ "$nvmem" = file ]; } || [ -n "$cmb" ]; then
+if { [ "$ndimms" -gt 0 ] && [ "$nvmem" = file ]; } || [ -n "$cmb" ] || [ "$cxlpmib" -gt 0 ]; then
 	vmdir=${MZ_VM_DIR:-$MZ_VM_FILES}
 	mkdir -p "$vmdir"
 	exec 9>"$vmdir/lock"
@@ -388,6 +434,38 @@ if [ "$ndimms" -gt 0 ]; then
 	fi
 fi
 
+# CXL: one host bridge, a root port and a type-3 device per capacity, one
+# window that holds both (guest regions are carved out of it).
+if [ $((cxlpmib + cxlrmib)) -gt 0 ]; then
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	qemu+=(-device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1)
+	port=0
+	if [ "$cxlpmib" -gt 0 ]; then
+		# Recreated empty, as the NVDIMMs: stale labels would refuse a
+		# namespace the run creates.
+		img=$vmdir/cxl-pmem.img lsa=$vmdir/cxl-lsa.img
+		if [ "$keep" = 0 ] || [ ! -f "$img" ] || [ ! -f "$lsa" ] ||
+			[ "$(stat -c %s "$img")" -ne $((cxlpmib << 20)) ]; then
+			rm -f "$img" "$lsa"
+			truncate -s "${cxlpmib}M" "$img"
+			truncate -s 128K "$lsa"
+		fi
+		# shellcheck disable=SC2054 # the commas are QEMU's
+		qemu+=(-object "memory-backend-file,id=cxl-pmem-mem,share=on,mem-path=$img,size=${cxlpmib}M"
+			-object "memory-backend-file,id=cxl-lsa-mem,share=on,mem-path=$lsa,size=128K"
+			-device "cxl-rp,port=$port,bus=cxl.1,id=cxl-rp$port,chassis=0,slot=$((port + 2))"
+			-device "cxl-type3,bus=cxl-rp$port,persistent-memdev=cxl-pmem-mem,lsa=cxl-lsa-mem,id=cxl-pmem,sn=$((port + 1))")
+		port=$((port + 1))
+	fi
+	if [ "$cxlrmib" -gt 0 ]; then
+		# shellcheck disable=SC2054 # the commas are QEMU's
+		qemu+=(-object "memory-backend-ram,id=cxl-ram-mem,share=on,size=${cxlrmib}M"
+			-device "cxl-rp,port=$port,bus=cxl.1,id=cxl-rp$port,chassis=0,slot=$((port + 2))"
+			-device "cxl-type3,bus=cxl-rp$port,volatile-memdev=cxl-ram-mem,id=cxl-ram,sn=$((port + 1))")
+	fi
+	qemu+=(-M "cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=$((cxlpmib + cxlrmib))M")
+fi
+
 cmdline="console=ttyS0 panic=-1 printk.devkmsg=on"
 if [ -n "$cmb" ]; then
 	rm -f "$vmdir/nvme.img"
@@ -410,6 +488,8 @@ what="$nvdimms x $nvsize NVDIMM${nvlabel:+ (label area $nvlabel)}${labelsize:+ +
 [ -z "$softres" ] || what+=", $softres soft reserved"
 [ -z "$devres" ] || what+=", $devres reserved"
 [ "$numa" = 0 ] || what+=", 3 NUMA nodes (NVDIMMs on node 1, node 2 memory-only)"
+[ -z "$cxlpmem" ] || what+=", CXL $cxlpmem persistent"
+[ -z "$cxlram" ] || what+=", CXL $cxlram volatile"
 
 if [ "$shell" = 1 ]; then
 	qemu+=(-serial mon:stdio)
@@ -430,7 +510,7 @@ if [ "$dry_run" = 1 ]; then
 	exit 0
 fi
 mkdir -p "$(dirname "$log")"
-printf '+ %s\n' "$(mz_quote "${qemu[@]}")" >"$log"
+printf '+ %s\n# %s\n' "$(mz_quote "${qemu[@]}")" "$qemu_version" >"$log"
 qerr=$(mktemp)
 clean=$(mktemp)
 qpid='' tpid=''
@@ -451,7 +531,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-info "booting $bzimage: accel $accel ($why), $what, test $test, timeout ${timeout}s (boot ${boot_timeout}s), log $log"
+info "booting $bzimage: $qemu_version, accel $accel ($why), $what, test $test, timeout ${timeout}s (boot ${boot_timeout}s), log $log"
 t0=$EPOCHREALTIME
 "${qemu[@]}" </dev/null >"$qerr" 2>&1 &
 qpid=$!

@@ -259,7 +259,10 @@ pyjson() {
 fake_bench() {
 	mkdir -p "$T/repo" "$T/bin"
 	cp -r "$ROOT/harness" "$ROOT/guest" "$ROOT/patches" "$T/repo/"
-	printf '#!/bin/sh\nexit 1\n' >"$T/bin/qemu-system-x86_64"
+	# Answers --version (bench.sh records it) and boots nothing.
+	# shellcheck disable=SC2016 # expanded by the script it writes
+	printf '#!/bin/sh\n[ "$1" = --version ] || exit 1\necho "QEMU emulator version 7.2.0 (fake)"\n' \
+		>"$T/bin/qemu-system-x86_64"
 	: >"$T/fake.ko"
 	printf '#!/bin/sh\necho "%s/fake.ko"\n' "$T" >"$T/repo/harness/build/build-bench-module.sh"
 	# initramfs.sh [--add X]... BUILD OUT
@@ -328,6 +331,7 @@ fake_bench() {
 	grep -E '^  fsdax-dev +4 GiB +140\.00 +68\.00 0\.49x ' <<<"$table"
 	pyjson "$T/r.json" 'assert {(x["backend"], x["threads"]) for x in d["results"]} == {("base", 1), ("base-cpus", 1), ("template", 1), ("template+streaming", 1), ("template-threads", 2), ("template+streaming-threads", 2), ("floor", 1)}
 assert d["guest_vcpus"] == 4 and "threads_skipped" not in d and d["nvdimm_memory"] == "ram"
+assert d["qemu"] == "QEMU 7.2.0 (fake)", d.get("qemu")
 assert d["kernels"]["base"]["cpus_online"] == {"base": None, "base-cpus": "0-1"}, d["kernels"]["base"]'
 	[ -f "$T/r.svg" ] && [ -f "$T/r.txt" ]
 	# One base bar in the chart: base-cpus initializes the memmap as base.

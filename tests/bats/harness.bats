@@ -223,6 +223,69 @@ a b" ]
 	[ "$n" -ge 12 ] || { echo "only $n defaults compared"; false; }
 }
 
+# --- fetch-qemu.sh ----------------------------------------------------------
+
+# fake_qemu_debs [LIB]: in MZ_CACHE/dl, a .deb for each package of
+# MZ_QEMU_PACKAGES (lib.sh), as apt-get download names them; the
+# qemu-system-x86 one holds a usr/bin/qemu-system-x86_64 that prints a
+# QEMU version line and its arguments, linked against the shared library
+# LIB when given (which is left out: ldd finds it missing).
+fake_qemu_debs() {
+	local p name ver d
+	mkdir -p "$MZ_CACHE/dl" "$T/src"
+	printf '#include <stdio.h>\nint main(int c, char **v) { puts("QEMU emulator version 10.0.2 (fake)"); for (int i = 1; i < c; i++) puts(v[i]); return 0; }\n' >"$T/src/q.c"
+	if [ -n "${1:-}" ]; then
+		echo 'int mz_fake(void) { return 0; }' >"$T/src/l.c"
+		gcc -shared -fPIC -o "$T/src/lib$1.so" "$T/src/l.c"
+		gcc -o "$T/src/qemu" "$T/src/q.c" -L"$T/src" -Wl,--no-as-needed -l"$1"
+	else
+		gcc -o "$T/src/qemu" "$T/src/q.c"
+	fi
+	# shellcheck disable=SC2016 # expanded by that shell
+	mapfile -t pkgs < <(bash -c '. "$1/lib.sh" && printf "%s\n" "${MZ_QEMU_PACKAGES[@]}"' _ "$H")
+	for p in "${pkgs[@]}"; do
+		name=${p%%=*} ver=${p#*=}
+		d=$T/deb/$name
+		mkdir -p "$d/DEBIAN" "$d/usr/share/doc/$name"
+		printf 'Package: %s\nVersion: %s\nArchitecture: all\nMaintainer: test <test@example.org>\nDescription: fake\n' \
+			"$name" "$ver" >"$d/DEBIAN/control"
+		if [ "$name" = qemu-system-x86 ]; then
+			mkdir -p "$d/usr/bin"
+			cp "$T/src/qemu" "$d/usr/bin/qemu-system-x86_64"
+		fi
+		dpkg-deb -Zgzip --root-owner-group --build "$d" "$MZ_CACHE/dl/${name}_${ver/:/%3a}_all.deb" >/dev/null
+	done
+}
+
+@test "fetch-qemu.sh: extracts the packages once, beside the host's QEMU, and prints a QEMU that runs with its own firmware" {
+	fake_qemu_debs
+	# No network: the packages are in MZ_CACHE/dl, so apt is never asked.
+	MZ_APT_SOURCES=$T/none run -0 --separate-stderr "$H/vm/fetch-qemu.sh"
+	q=$MZ_CACHE/qemu/bin/qemu-system-x86_64
+	[ "$output" = "$q" ]
+	[[ "$stderr" == *"QEMU ready: QEMU emulator version 10.0.2 (fake) ($q)"* ]]
+	run -0 "$q" -machine q35
+	[ "${lines[*]}" = "QEMU emulator version 10.0.2 (fake) -L $MZ_CACHE/qemu/usr/share/seabios -L $MZ_CACHE/qemu/usr/share/qemu -machine q35" ]
+	# What vm.sh records of it.
+	# shellcheck disable=SC2016 # expanded by that shell
+	MZ_QEMU=$q run -0 bash -c '. "$1/lib.sh" && mz_qemu_version' _ "$H"
+	[ "$output" = "QEMU 10.0.2 (fake)" ]
+	# Again: nothing extracted, the same path; --version.
+	run -0 --separate-stderr "$H/vm/fetch-qemu.sh"
+	[ "$output" = "$q" ] && [[ "$stderr" != *extracting* ]]
+	run -0 --separate-stderr "$H/vm/fetch-qemu.sh" --version
+	[ "$output" = "QEMU emulator version 10.0.2 (fake)" ]
+	run -2 "$H/vm/fetch-qemu.sh" --bogus
+}
+
+@test "fetch-qemu.sh: a library the host lacks is named, and nothing is left half made" {
+	fake_qemu_debs mzmissing
+	run -1 --separate-stderr "$H/vm/fetch-qemu.sh"
+	[[ "$stderr" == *"QEMU 10 needs libraries this host lacks: libmzmissing.so "* ]]
+	[ ! -e "$MZ_CACHE/qemu" ]
+	[ -z "$(find "$MZ_CACHE" -maxdepth 1 -name 'qemu.new.*')" ]
+}
+
 # --- fetch-base.sh ----------------------------------------------------------
 
 @test "fetch-base.sh: checksum mismatch is a one-line error" {
@@ -413,6 +476,66 @@ fake_kernel() {
 	run -2 "$H/vm/vm.sh" --accel tcg --numa --smp 1 "$T/build" "$T/initrd" true
 	[[ "$output" == *"--numa needs --smp 2 or more and --mem 1G or more"* ]]
 	run -2 "$H/vm/vm.sh" --accel tcg --numa --mem 512M "$T/build" "$T/initrd" true
+}
+
+@test "vm.sh MZ_QEMU: the QEMU it names boots the guest; a missing or non-QEMU program is refused" {
+	fake_kernel
+	mkdir -p "$T/bin"
+	printf '#!/bin/sh\necho "QEMU emulator version 10.0.2 (test)"\n' >"$T/bin/q10"
+	printf '#!/bin/sh\necho "not a qemu"\n' >"$T/bin/other"
+	chmod +x "$T/bin/q10" "$T/bin/other"
+	MZ_QEMU=$T/bin/q10 run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+		"$T/build" "$T/initrd" true
+	[[ "$output" == "$T/bin/q10 -machine q35,nvdimm=on "* ]]
+	MZ_QEMU=$T/bin/nosuch run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+		"$T/build" "$T/initrd" true
+	[[ "$stderr" == *"MZ_QEMU=$T/bin/nosuch: no such program; unset it for the host's qemu-system-x86_64, or fetch QEMU 10 with harness/vm/fetch-qemu.sh"* ]]
+	MZ_QEMU=$T/bin/other run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+		"$T/build" "$T/initrd" true
+	[[ "$stderr" == *"MZ_QEMU=$T/bin/other --version printed 'not a qemu', not a QEMU version"* ]]
+}
+
+@test "vm.sh --cxl-pmem, --cxl-ram: a CXL host bridge, a root port and type-3 device each, one window; QEMU 10 or newer" {
+	fake_kernel
+	mkdir -p "$T/bin"
+	printf '#!/bin/sh\necho "QEMU emulator version 10.0.2 (test)"\n' >"$T/bin/q10"
+	printf '#!/bin/sh\necho "QEMU emulator version 7.2.22 (test)"\n' >"$T/bin/q7"
+	chmod +x "$T/bin/q10" "$T/bin/q7"
+	# The files go to MZ_VM_DIR's default, in this test's MZ_CACHE.
+	V=$MZ_CACHE/vm
+	MZ_QEMU=$T/bin/q10 run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+		--cxl-pmem 512M --cxl-ram 256M "$T/build" "$T/initrd" true
+	for a in " -machine q35,nvdimm=on,cxl=on " " -device pxb-cxl,bus_nr=12,bus=pcie.0,id=cxl.1 " \
+		" -object memory-backend-file,id=cxl-pmem-mem,share=on,mem-path=$V/cxl-pmem.img,size=512M " \
+		" -object memory-backend-file,id=cxl-lsa-mem,share=on,mem-path=$V/cxl-lsa.img,size=128K " \
+		" -device cxl-rp,port=0,bus=cxl.1,id=cxl-rp0,chassis=0,slot=2 " \
+		" -device cxl-type3,bus=cxl-rp0,persistent-memdev=cxl-pmem-mem,lsa=cxl-lsa-mem,id=cxl-pmem,sn=1 " \
+		" -object memory-backend-ram,id=cxl-ram-mem,share=on,size=256M " \
+		" -device cxl-rp,port=1,bus=cxl.1,id=cxl-rp1,chassis=0,slot=3 " \
+		" -device cxl-type3,bus=cxl-rp1,volatile-memdev=cxl-ram-mem,id=cxl-ram,sn=2 " \
+		" -M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=768M "; do
+		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }
+	done
+	# The persistent capacity is a sparse file, recreated empty each boot.
+	[ "$(stat -c %s "$V/cxl-pmem.img")" -eq $((512 << 20)) ] && [ "$(du -k "$V/cxl-pmem.img" | cut -f1)" -eq 0 ]
+	echo stale >"$V/cxl-lsa.img"
+	MZ_QEMU=$T/bin/q10 run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 --cxl-pmem 512M "$T/build" "$T/initrd" true
+	[ "$(stat -c %s "$V/cxl-lsa.img")" -eq 131072 ]
+	# Volatile alone: its device on the first root port, nothing persistent.
+	MZ_QEMU=$T/bin/q10 run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 --cxl-ram 1G "$T/build" "$T/initrd" true
+	[[ "$output" == *" -device cxl-type3,bus=cxl-rp0,volatile-memdev=cxl-ram-mem,id=cxl-ram,sn=1 "* ]]
+	[[ "$output" != *persistent* ]] && [[ "$output" == *"cxl-fmw.0.size=1024M "* ]]
+	# No CXL: no cxl=on.
+	MZ_QEMU=$T/bin/q10 run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
+	[[ "$output" == *" -machine q35,nvdimm=on "* ]] && [[ "$output" != *cxl* ]]
+	# QEMU 7.2: refused, saying what to do.
+	MZ_QEMU=$T/bin/q7 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+		--cxl-ram 256M "$T/build" "$T/initrd" true
+	[[ "$stderr" == *"--cxl-pmem and --cxl-ram need QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU=$T/bin/q7 is QEMU 7.2.22 (test): run 'make qemu'"* ]]
+	# Sizes come in 256 MiB units.
+	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-pmem 384M "$T/build" "$T/initrd" true
+	[[ "$output" == *"--cxl-pmem and --cxl-ram take multiples of 256M"* ]]
+	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-ram 1T "$T/build" "$T/initrd" true
 }
 
 @test "vm.sh --nvdimm-memory ram: the NVDIMMs in QEMU's memory, no file; bad uses refused" {
@@ -707,8 +830,12 @@ stub_tools() {
 	timeout 120 bash -c "$cmd" </dev/null >/dev/null 2>&1
 	grep -q '^MZ-EXIT: 0' "$T/console.log"
 	# A real run writes the same command as the log's first line.
-	run -0 vm --timeout 120 --append 'mz.note=a' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
+	run -0 --separate-stderr vm --timeout 120 --append 'mz.note=a' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
 	[ "$(head -n 1 "$T/console.log")" = "+ $cmd" ]
+	# Then the QEMU that ran, also in the progress line.
+	v=$(qemu-system-x86_64 --version | head -n 1)
+	[ "$(sed -n 2p "$T/console.log")" = "# QEMU ${v#QEMU emulator version }" ]
+	[[ "$stderr" == *": QEMU ${v#QEMU emulator version }, accel "* ]]
 	# --shell --dry-run: the interactive command.
 	run -0 vm --dry-run --shell "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS"
 	[[ "$output" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on' -serial mon:stdio" ]]
