@@ -185,10 +185,10 @@ jq -n --arg cpu "$cpu" --arg ndctl "$MZ_NDCTL_VERSION" --arg kernel "$MZ_BASE_VE
 	  results: $results, not_run: $notrun, problems: $problems}' >"$summary"
 if [ ${#problems[@]} -gt 0 ]; then
 	printf '  %s\n' "${problems[@]}" >&2
-	die "${#problems[@]} difference(s) from base $MZ_BASE_VERSION or from $expect (listed above); summary: $summary"
+	die "${#problems[@]} difference(s) from the base ($MZ_BASE_VERSION with patches/fixes/) or from $expect (listed above); summary: $summary"
 fi
 if [ "$have_base" = 1 ]; then
-	info "runs $runs: every test as on base $MZ_BASE_VERSION, base as $expect says; summary: $summary"
+	info "runs $runs: every test as on the base ($MZ_BASE_VERSION with patches/fixes/), the base as $expect says; summary: $summary"
 else
-	info "runs $runs: every test as $expect says for base $MZ_BASE_VERSION; summary: $summary"
+	info "runs $runs: every test as $expect says for the base ($MZ_BASE_VERSION with patches/fixes/); summary: $summary"
 fi

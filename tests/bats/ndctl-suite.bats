@@ -150,7 +150,7 @@ compare() {
 	run -0 --separate-stderr compare base,off,on
 	grep -qx 'not run: suite ndctl:cxl (12 tests): needs cxl_test' "$T/logs/table.txt"
 	jq -e '.not_run == [{suite: "ndctl:cxl", tests: 12, reason: "needs cxl_test"}]' "$T/logs/summary.json"
-	[[ "$stderr" == *"every test as on base"* ]]
+	[[ "$stderr" == *"every test as on the base (7.3.4 with patches/fixes/)"* ]]
 	grep -qE '^a +pass +pass +pass *$' "$T/logs/table.txt"
 	grep -qE '^c +FAIL +FAIL +FAIL +expected on base: fail \(needs hardware the guest lacks\)$' "$T/logs/table.txt"
 	grep -qE '^seconds +42 +42 +42 *$' "$T/logs/table.txt"
