@@ -419,7 +419,11 @@ mz_private_apt() {
 	[ -r "$keyring" ] || die "$keyring missing; install Debian package debian-archive-keyring"
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	printf '%s [signed-by=%s] %s %s main\n' "$type" "$keyring" "$mirror" "$suite" >"$dir/sources.list"
-	mz_private_apt_opts "$1" "$dir"
+	_mzpa=(-o "Dir::Etc::SourceList=$dir/sources.list"
+	       -o "Dir::Etc::SourceParts=/nonexistent"
+	       -o "Dir::State::Lists=$dir/lists"
+	       -o "Dir::Cache=$dir/cache"
+	       -o "APT::Sandbox::User=root")
 	info "updating a private package list ($type $suite) from the host's mirror"
 	: >"$dir/update.log"
 	mz_run "$dir/update.log" apt-get "${_mzpa[@]}" -q update ||
@@ -438,17 +442,6 @@ mz_qemu_version() {
 	esac
 }
 
-# mz_private_apt_opts ARRAY DIR: set ARRAY to the apt-get options that use
-# the private apt state in DIR (made by mz_private_apt).
-mz_private_apt_opts() {
-	local -n _mzpo=$1
-	_mzpo=(-o "Dir::Etc::SourceList=$2/sources.list"
-	       -o "Dir::Etc::SourceParts=/nonexistent"
-	       -o "Dir::State::Lists=$2/lists"
-	       -o "Dir::Cache=$2/cache"
-	       -o "APT::Sandbox::User=root")
-}
-
 # mz_deb_download PKG VERSION SIZE INSTEAD [SUITE STATE]: download
 # Debian's binary package PKG=VERSION from SUITE (default $MZ_DEB_SUITE;
 # the host's mirror, through the private apt state of mz_private_apt in
@@ -465,13 +458,7 @@ mz_deb_download() {
 	deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${fver}_*.deb" -o -name "${pkg}_${fver//\~/%7e}_*.deb" \) | head -n 1)
 	if [ -z "$deb" ]; then
 		need_tool apt-get apt
-		# One update serves the packages fetched within the hour.
-		if [ -f "$state/sources.list" ] && grep -q " $suite main\$" "$state/sources.list" &&
-			[ -n "$(find "$state/lists" -maxdepth 1 -name "*_${suite}_*Packages*" -mmin -60 2>/dev/null)" ]; then
-			mz_private_apt_opts apt_opts "$state"
-		else
-			mz_private_apt apt_opts "$state" deb "$suite"
-		fi
+		mz_private_apt apt_opts "$state" deb "$suite"
 		info "downloading $pkg=$ver ($size)"
 		(cd "$MZ_DL" && apt-get "${apt_opts[@]}" download "$pkg=$ver" >&2) ||
 			die "$pkg $ver is not served by $suite any more; $instead"
