@@ -1109,6 +1109,8 @@ static int dmirror_migrate_finalize_and_map(struct migrate_vma *args,
 static int dmirror_exclusive(struct dmirror *dmirror,
 			     struct hmm_dmirror_cmd *cmd)
 {
+	unsigned long timeout =
+		jiffies + msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
 	unsigned long start, end, addr;
 	unsigned long size = cmd->npages << PAGE_SHIFT;
 	struct mm_struct *mm = dmirror->notifier.mm;
@@ -1120,10 +1122,17 @@ static int dmirror_exclusive(struct dmirror *dmirror,
 	if (end < start)
 		return -EINVAL;
 
-	/* Since the mm is for the mirrored process, get a reference first. */
-	if (!mmget_not_zero(mm))
-		return -EINVAL;
+	ret = dmirror_bounce_init(&bounce, start, size);
+	if (ret)
+		return ret;
 
+	/* Since the mm is for the mirrored process, get a reference first. */
+	if (!mmget_not_zero(mm)) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+again:
 	mmap_read_lock(mm);
 	for (addr = start; !ret && addr < end; addr += PAGE_SIZE) {
 		struct folio *folio;
@@ -1140,18 +1149,28 @@ static int dmirror_exclusive(struct dmirror *dmirror,
 		folio_put(folio);
 	}
 	mmap_read_unlock(mm);
+
+	if (!ret) {
+		/*
+		 * Return the data for verification.  An invalidation since a
+		 * page was made exclusive (khugepaged, compaction) revoked the
+		 * device's access and took the page out of its page table:
+		 * make the range exclusive again, as a driver would.
+		 */
+		mutex_lock(&dmirror->mutex);
+		bounce.cpages = 0;
+		ret = dmirror_do_read(dmirror, start, end, &bounce);
+		mutex_unlock(&dmirror->mutex);
+		if (ret == -ENOENT) {
+			if (time_before(jiffies, timeout)) {
+				ret = 0;
+				goto again;
+			}
+			ret = -EBUSY;
+		}
+	}
 	mmput(mm);
 
-	if (ret)
-		return ret;
-
-	/* Return the migrated data for verification. */
-	ret = dmirror_bounce_init(&bounce, start, size);
-	if (ret)
-		return ret;
-	mutex_lock(&dmirror->mutex);
-	ret = dmirror_do_read(dmirror, start, end, &bounce);
-	mutex_unlock(&dmirror->mutex);
 	if (ret == 0) {
 		if (copy_to_user(u64_to_user_ptr(cmd->ptr), bounce.ptr,
 				 bounce.size))
@@ -1159,6 +1178,7 @@ static int dmirror_exclusive(struct dmirror *dmirror,
 	}
 
 	cmd->cpages = bounce.cpages;
+out:
 	dmirror_bounce_fini(&bounce);
 	return ret;
 }
