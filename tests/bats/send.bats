@@ -74,7 +74,7 @@ need_prepared() {
 }
 
 # headers FILE: the mail headers, continuation lines joined.
-headers() { awk '/^$/ { exit } /^[ \t]/ { h = h " " $0; next } { if (h != "") print h; h = $0 } END { if (h != "") print h }' "$1"; }
+headers() { awk '/^$/ { exit } /^[ \t]/ { sub(/^[ \t]+/, ""); h = h " " $0; next } { if (h != "") print h; h = $0 } END { if (h != "") print h }' "$1"; }
 # trailers FILE: the commit message's trailers, in order.
 trailers() {
 	git mailinfo "$T/msg" "$T/patch" <"$1" >/dev/null
@@ -309,7 +309,9 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	n=$(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")
 	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --fixes "$T/fx"
 	[ "$(find "$T/fx" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
-	headers "$T/fx/0000-cover-letter.patch" | grep -qx "Subject: \[PATCH 0/$n\] $(sed -n 's/^Subject: \[PATCH 0\/[0-9]*\] //p' "$PATCHES/fixes/0000-cover-letter.patch")"
+	# A long subject is folded; compare it unfolded.
+	headers "$T/fx/0000-cover-letter.patch" |
+		grep -qxF "Subject: [PATCH 0/$n] $(headers "$PATCHES/fixes/0000-cover-letter.patch" | sed -n 's/^Subject: \[PATCH 0\/[0-9]*\] //p')"
 	if grep -q '^base-commit: ' "$T/fx/0000-cover-letter.patch"; then false; fi
 	for p in "$T"/fx/000[1-9]-*.patch; do
 		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
