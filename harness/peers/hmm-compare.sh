@@ -9,8 +9,10 @@
 #   hmm-compare.sh [--variant VARIANT] [--timeout S] [--logs DIR] [--summary FILE]
 #   hmm-compare.sh --compare DIR [--summary FILE]
 #
-# Builds the base and the series (variant stream-y unless --variant;
-# build-kernel.sh, one build at a time), the series' hmm-tests
+# Builds the base and the series with the same configuration (variant
+# stream-y unless --variant: build-kernel.sh --base VARIANT and VARIANT,
+# one build at a time; the series' own options are all the base lacks,
+# so a debug variant compares two debug kernels), the series' hmm-tests
 # (build-selftests.sh: the same binary on both kernels), then boots each
 # kernel in the matrix's guest (2 vCPUs, vm.sh with lib.sh's
 # MZ_ZONE_DEVICES: 512 MiB of reserved memory for test_hmm's two
@@ -62,7 +64,8 @@ H=$MZ_ROOT/harness
 mkdir -p "$logs" "$(dirname "$summary")"
 
 if [ "$compare_only" = 0 ]; then
-	base=$("$H/build/build-kernel.sh" --base guest) || die "building the base (7.3.4 with patches/fixes/) failed"
+	base=$("$H/build/build-kernel.sh" --base "$variant") ||
+		die "building the base ($variant: 7.3.4 with patches/fixes/) failed"
 	series=$("$H/build/build-kernel.sh" "$variant") || die "building the series ($variant) failed"
 	st=$MZ_SELFTESTS/$variant
 	"$H/build/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"

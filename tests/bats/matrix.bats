@@ -259,6 +259,37 @@ EOF2
 	[[ "$output" == *"2 cells, 2 failed"* ]]
 }
 
+@test "matrix.sh: a debug kernel under TCG leaves out MZ_HMM_DEBUG_EXCLUDE's hmm-tests cases; any other kernel runs every case" {
+	need_vm
+	[ "$MZ_ACCEL" = tcg ] || skip "the exclusion is for TCG guests; MZ_ACCEL=$MZ_ACCEL"
+	# A copy of the build whose .config has CONFIG_DEBUG_VM=y is a debug
+	# variant (the guest test is a fake that reports the case left out
+	# whatever it was given).
+	local dbg=$BATS_TEST_TMPDIR/debug e L=$BATS_TEST_TMPDIR/logs
+	mkdir "$dbg"
+	for e in "$MZ_TEST_BUILD"/* "$MZ_TEST_BUILD"/.[!.]*; do
+		[ "${e##*/}" = .config ] || ln -s "$e" "$dbg/"
+	done
+	run ! grep -q '^CONFIG_DEBUG_VM=y$' "$MZ_TEST_BUILD/.config"
+	{ cat "$MZ_TEST_BUILD/.config"; echo CONFIG_DEBUG_VM=y; } >"$dbg/.config"
+	run "$H/matrix/matrix.sh" --build "$dbg" --add "$ROOT/tests/guest:/mz/tests" \
+		--guest-test fake-hmm-exclude --variants stream-y:none --timeout 120 \
+		--summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	grep -qx '# fake-hmm-exclude: arguments: memmap_init devs MEMMAP_INIT_HMM=default+on MEMMAP_INIT_HMM_EXCLUDE=benchmark_thp_migration' \
+		"$L/stream-y.none.out"
+	[[ "$output" == *"stream-y with no parameter: ok, 1 passed, 0 failed, 1 skipped (0 unexpected)"* ]]
+	[[ "$output" == *"     1  a debug kernel under TCG leaves out the hmm-tests cases"* ]]
+	# The kernel itself, without DEBUG_VM: nothing is left out, and a case
+	# reported as left out is a skip nothing explains.
+	run "$H/matrix/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" \
+		--guest-test fake-hmm-exclude --variants stream-y:none --timeout 120 \
+		--summary "$SUMMARY" --logs "$L"
+	[ "$status" -ne 0 ]
+	grep -qx '# fake-hmm-exclude: arguments: memmap_init devs MEMMAP_INIT_HMM=default+on' "$L/stream-y.none.out"
+	[[ "$output" == *"unexpected skip in hmm_peer: hmm-tests case benchmark_thp_migration (left out: MEMMAP_INIT_HMM_EXCLUDE=benchmark_thp_migration)"* ]]
+}
+
 @test "matrix.sh: a skip matched by its reason (why:) is expected only where listed" {
 	need_vm
 	# matrix-skips.txt expects "set MEMMAP_INIT_NAMESPACE=..." in the safe

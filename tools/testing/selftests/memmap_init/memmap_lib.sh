@@ -32,6 +32,10 @@
 #       when it holds MEMMAP_INIT_NAMESPACE.
 #   MEMMAP_INIT_HMM=1                   the hmm-tests peer suite, which
 #       only takes long (or a list of requests: default,on,off).
+#   MEMMAP_INIT_HMM_EXCLUDE=CASE[,CASE] hmm-tests cases that suite leaves
+#       out, each reported as a skip: for kernels too slow for a case's
+#       own time limit (benchmark_thp_migration on a debug kernel under
+#       emulation).
 #   MEMMAP_INIT_P2PDMA=DDDD:BB:DD.F     a PCI device with p2pdma memory
 #       (p2pmem/ in sysfs: an NVMe controller's memory buffer, say) whose
 #       driver the tests unbind and bind again, and whose p2pmem they
@@ -528,6 +532,11 @@ mi_env_check() {
 	if [ -n "$v" ] && ! [[ "$v" =~ ^0x[0-9a-fA-F]+$ ]]; then
 		mi_bail "MEMMAP_INIT_HMM_COHERENT='$v' is not a physical address" \
 			"such as 0x120000000"
+	fi
+	v=${MEMMAP_INIT_HMM_EXCLUDE:-}
+	if [ -n "$v" ] && ! [[ "$v" =~ ^[a-z0-9_]+(,[a-z0-9_]+)*$ ]]; then
+		mi_bail "MEMMAP_INIT_HMM_EXCLUDE='$v' is not a comma-separated" \
+			"list of hmm-tests cases such as benchmark_thp_migration"
 	fi
 	case "${MEMMAP_INIT_HMM:-0}" in
 	0|1) ;;
