@@ -50,6 +50,16 @@ MZ_NUMA_NVDIMM_SIZE=${MZ_NUMA_NVDIMM_SIZE:-5G}
 # multithreaded memmap init; 512 MiB of soft-reserved memory for dax_hmem;
 # the 512 MiB test_hmm's two device-coherent devices take.
 MZ_ZONE_DEVICES=(--nvme-cmb 1024 --soft-reserved 512M --device-reserved 512M)
+# The CXL memory of the matrix's cxl cell (vm.sh --cxl-pmem, --cxl-ram):
+# a persistent device as large as the other cells' NVDIMM, whose pmem
+# region gets the namespace tests; a volatile one whose ram region's
+# device-dax is as large as the soft-reserved memory.
+#= MZ_CXL_PMEM_SIZE  the cxl cell's CXL persistent capacity (default 1G)
+MZ_CXL_PMEM_SIZE=${MZ_CXL_PMEM_SIZE:-1G}
+#= MZ_CXL_RAM_SIZE  the cxl cell's CXL volatile capacity (default 512M)
+MZ_CXL_RAM_SIZE=${MZ_CXL_RAM_SIZE:-512M}
+#= MZ_QEMU_CXL    the qemu-system-x86_64 of the CXL guests (default: MZ_QEMU when it is QEMU 10 or newer, else make qemu's)
+MZ_QEMU_CXL=${MZ_QEMU_CXL:-}
 # The hmm-tests cases the matrix leaves out on a debug kernel
 # (CONFIG_DEBUG_VM) under TCG, which does not finish them reliably
 # within their own limit: benchmark_thp_migration's 120 s (debug-vm
@@ -446,6 +456,32 @@ mz_qemu_version() {
 	"QEMU emulator version "*) echo "QEMU ${v#QEMU emulator version }" ;;
 	*) die "MZ_QEMU=$MZ_QEMU --version printed '$v', not a QEMU version" ;;
 	esac
+}
+
+# mz_qemu_cxl: the qemu-system-x86_64 that runs CXL guests: MZ_QEMU_CXL,
+# else MZ_QEMU when it is QEMU 10 or newer, else the one fetch-qemu.sh
+# (make qemu) extracted.  False, saying why on stdout, when there is none.
+mz_qemu_cxl() {
+	local v major
+	if [ -n "$MZ_QEMU_CXL" ]; then
+		echo "$MZ_QEMU_CXL"
+		return 0
+	fi
+	if command -v "$MZ_QEMU" >/dev/null 2>&1; then
+		v=$(mz_qemu_version)
+		major=${v#QEMU }
+		major=${major%%.*}
+		if [[ "$major" =~ ^[0-9]+$ ]] && [ "$major" -ge 10 ]; then
+			echo "$MZ_QEMU"
+			return 0
+		fi
+	fi
+	if [ -f "$MZ_QEMU_DIR/.mz-ready" ] && [ -x "$MZ_QEMU_DIR/bin/qemu-system-x86_64" ]; then
+		echo "$MZ_QEMU_DIR/bin/qemu-system-x86_64"
+		return 0
+	fi
+	echo "CXL memory needs QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU is ${v:-$MZ_QEMU}: run 'make qemu', which fetches Debian's QEMU 10 beside it"
+	return 1
 }
 
 # mz_deb_download PKG VERSION SIZE INSTEAD [SUITE STATE]: download

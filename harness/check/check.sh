@@ -23,6 +23,10 @@
 #   ndctl       the companion ndctl series applies to ndctl 81 (fetched
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it
+#   qemu        QEMU 10 from Debian's bookworm-backports beside the host's
+#               (harness/vm/fetch-qemu.sh, make qemu) for the guests with
+#               CXL memory: the matrix's cxl cell and its bats test; when
+#               this fails, the cell is skipped, saying why
 #   codegen     the template copies compile to what the series promises
 #               (harness/build/codegen-check.sh: inline MOVNTI, the drains)
 #   bats        host-side harness tests, VM tests included
@@ -95,6 +99,7 @@ step kunit "$H/build/kunit.sh" x86_64 arm64
 ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build/build-ndctl.sh"); }
 step ndctl build_ndctl
+step qemu "$H/vm/fetch-qemu.sh" --version
 
 if [ -n "$build" ]; then
 	step codegen "$H/check/check-series.sh" --build "$build" codegen

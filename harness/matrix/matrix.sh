@@ -16,7 +16,7 @@
 #               VARIANT:C1+C2... to run it with those cells only (without
 #               --params, stream-n and stream-y)
 #   --params    the cells (harness/matrix/matrix-cells.txt's CELL: none, off,
-#               altmap, on, bogus, safe, numa, threads, distro) for the
+#               altmap, on, bogus, safe, numa, threads, distro, cxl) for the
 #               variants without their own list (default: those that run
 #               all or policy: none, off, altmap, on, bogus)
 #   --full      every group of the target in every cell (default: see
@@ -73,6 +73,12 @@
 # Debian ndctl (76.1 on Debian 12), as users who run the target with their
 # distribution's ndctl do: the ndctl group, which needs create-namespace
 # --memmap-streaming, skips saying so, and the rest works with it.
+# The "cxl" cell boots QEMU 10 (mz_qemu_cxl in lib.sh; make qemu fetches
+# it) with a persistent and a volatile CXL memory device; the guest makes
+# a pmem and a ram region with ndctl's cxl tool, runs the namespace groups
+# on the pmem region's namespace and the device-dax ones on the ram
+# region's instance, and destroys both regions after.  Without QEMU 10
+# the cell is skipped, saying why, and the run does not fail for it.
 #
 # Which groups: the boot parameter only sets the policy that namespaces
 # without their own request follow, and each variant's "none" cell already
@@ -285,6 +291,20 @@ for v in "${vlist[@]}"; do
 	initrds[$v]=$initrd
 done
 
+# The QEMU of the cells with CXL memory, when one runs (cxl_qemu), or why
+# there is none (cxl_why: those cells are skipped).
+cxl_qemu='' cxl_why=''
+for v in "${vlist[@]}"; do
+	for c in ${vparams[$v]}; do
+		[[ " ${cell_vm[$c]} " == *" cxl "* ]] || continue
+		if [ -z "$cxl_qemu$cxl_why" ] && ! cxl_qemu=$(mz_qemu_cxl); then
+			cxl_why=$cxl_qemu cxl_qemu=
+		fi
+	done
+done
+[ -z "$cxl_qemu" ] || info "CXL cells boot $(MZ_QEMU=$cxl_qemu mz_qemu_version) ($cxl_qemu)"
+[ -z "$cxl_why" ] || warn "the CXL cells are skipped: $cxl_why"
+
 # The accelerator, settled once per kernel (not by every cell at once).
 declare -A accels=()
 for v in "${vlist[@]}"; do
@@ -417,11 +437,15 @@ run_cell() {
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
-	local test=${guest_test:-kselftest} targs=(memmap_init devs) files
+	local test=${guest_test:-kselftest} targs=(memmap_init devs) files cxl=0
+	local -a qenv=()
 	for w in ${cell_vm[$p]}; do
 		case "$w" in
 		-) ;;
 		zone-devices) args+=("${MZ_ZONE_DEVICES[@]}") ;;
+		cxl)
+			cxl=1 qenv=("MZ_QEMU=$cxl_qemu")
+			args+=(--cxl-pmem "$MZ_CXL_PMEM_SIZE" --cxl-ram "$MZ_CXL_RAM_SIZE") ;;
 		\$MZ_*) w=${w#\$}; args+=("${!w}") ;;
 		*) args+=("$w") ;;
 		esac
@@ -453,12 +477,19 @@ run_cell() {
 		for f in "${files[@]}"; do targs+=("memmap_init:$f"); done
 		targs+=(devs) ;;
 	esac
+	[ "$cxl" = 0 ] || [ "$test" = guard ] || targs+=(cxl)
+	if [ "$cxl" = 1 ] && [ -n "$cxl_why" ]; then
+		echo "$cxl_why" >"$out/$cell.skip"
+		echo 0 >"$out/$cell.rc"
+		info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with $(pname "$p"): SKIP ($cxl_why)"
+		return 0
+	fi
 	args+=(${appends[@]+"${appends[@]}"})
 	[ -z "$boot_timeout" ] || args+=(--boot-timeout "$boot_timeout")
 	local rc try
 	for try in 1 2; do
 		rc=0
-		MZ_VM_DIR=$MZ_VM_FILES/$cell "$H/vm/vm.sh" "${args[@]}" \
+		env ${qenv[@]+"${qenv[@]}"} MZ_VM_DIR="$MZ_VM_FILES/$cell" "$H/vm/vm.sh" "${args[@]}" \
 			"${builds[$v]}" "$initrd" -- "$test" ${targs[@]+"${targs[@]}"} \
 			>"$out/$cell.out" 2>"$out/$cell.err" &
 		vpid=$!
@@ -511,12 +542,22 @@ wait || true
 bad=0
 rows=()
 failed=()
+skipped=()
 declare -A expected=()
 printf '\n%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' variant param group pass fail skip unexp status
 for v in "${vlist[@]}"; do
 	read -r -a ps <<<"${vparams[$v]}"
 	for p in "${ps[@]}"; do
 		cell=$v.$p
+		if [ -f "$out/$cell.skip" ]; then
+			why=$(cat "$out/$cell.skip")
+			printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$v" "$p" "(cell)" "" "" "" "" "SKIP ($why)"
+			rows+=("$(jq -cn --arg v "$v" --arg p "$p" --arg w "$why" \
+				'{variant: $v, boot_param: $p, group: "(cell)", pass: 0, fail: 0,
+				  skip: 1, unexpected_skip: 0, why: $w}')")
+			skipped+=("  $v with $(pname "$p"): $why")
+			continue
+		fi
 		rc=$(cat "$out/$cell.rc" 2>/dev/null || echo 1)
 		mapfile -t counts < <(awk -f "$H/matrix/ktap-count.awk" "$out/$cell.out" 2>/dev/null)
 		mapfile -t unexp < <(unexpected_skips "$v" "$p")
@@ -573,6 +614,10 @@ done
 if [ ${#stalls[@]} -gt 0 ]; then
 	printf '\nGuests that stalled before their test started and were booted again:\n'
 	printf '%s\n' "${stalls[@]}"
+fi
+if [ ${#skipped[@]} -gt 0 ]; then
+	printf '\nCells skipped (they need what this host lacks; the run does not fail for them):\n'
+	printf '%s\n' "${skipped[@]}"
 fi
 if [ ${#expected[@]} -gt 0 ]; then
 	printf '\nExpected skips (harness/matrix/matrix-skips.txt), all cells:\n'

@@ -15,7 +15,9 @@
 #   ndctl, daxctl, mkfs.ext4, chrt, with every shared library ldd names and the
 #   ELF interpreter; ndctl and daxctl are Debian's (this host's), or with
 #   --ndctl ROOT the ones build-ndctl.sh installed in ROOT (the patched
-#   ndctl, whose libndctl and libdaxctl replace Debian's)
+#   ndctl, whose libndctl and libdaxctl replace Debian's), and then also
+#   ROOT's cxl (ndctl's CXL tool: cxl create-region for vm.sh's CXL
+#   memory) with its libcxl
 #   /lib/modules/RELEASE/    BUILD_DIR/modroot, depmod'ed for the release in
 #                            BUILD_DIR/include/config/kernel.release
 #
@@ -91,7 +93,7 @@ done
 [ -z "$depmod_conf" ] || [ -f "$depmod_conf" ] || die "--depmod-conf $depmod_conf: no such file"
 ndctl_libs=
 if [ -n "$ndctl_root" ]; then
-	for t in ndctl daxctl; do
+	for t in ndctl daxctl cxl; do
 		[ -x "$ndctl_root/usr/bin/$t" ] ||
 			die "--ndctl $ndctl_root: no usr/bin/$t in it (an install root of harness/build/build-ndctl.sh)"
 	done
@@ -184,6 +186,7 @@ if [ -n "$ndctl_root" ]; then
 	cp -a "$ndctl_libs"/lib*.so* "$stage${ndctl_libs#"$ndctl_root"}/"
 	copy_bin "$ndctl_root/usr/bin/ndctl" /usr/bin/ndctl
 	copy_bin "$ndctl_root/usr/bin/daxctl" /usr/bin/daxctl
+	copy_bin "$ndctl_root/usr/bin/cxl" /usr/bin/cxl
 else
 	copy_bin "$(command -v ndctl)" /usr/bin/ndctl
 	copy_bin "$(command -v daxctl)" /usr/bin/daxctl

@@ -8,6 +8,14 @@
 
 bats_require_minimum_version 1.5.0
 
+setup_file() {
+	# make qemu's QEMU 10, in the real cache (make check fetches it first).
+	export REAL_QEMU_CXL
+	# shellcheck disable=SC2016
+	REAL_QEMU_CXL=$(bash -c '. "$1/harness/lib.sh" && echo "$MZ_QEMU_DIR/bin/qemu-system-x86_64"' \
+		_ "$BATS_TEST_DIRNAME/../..")
+}
+
 setup() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
@@ -368,4 +376,37 @@ EOF2
 	[[ "$output" == *"stream-y on: FAIL (guest exit 75: "*"the guest stalled during boot"* ]]
 	rerun="rerun: harness/matrix/matrix.sh --variants stream-y:on --timeout 120 --boot-timeout 10 --append rdinit=/mz/tests/hang --build $MZ_TEST_BUILD --guest-test true --add $ROOT/tests/guest:/mz/tests --logs $MZ_LOGS/matrix-rerun"
 	[[ "$output" == *"$rerun"* ]]
+}
+
+@test "matrix.sh: the cxl cell boots QEMU 10 with CXL memory and hands it over (kselftest cxl); without QEMU 10 it is skipped, saying why" {
+	need_vm
+	[ -x "$REAL_QEMU_CXL" ] || skip "no $REAL_QEMU_CXL: run make qemu first (make check does)"
+	L=$BATS_TEST_TMPDIR/logs
+	# This test's cache has no QEMU 10, and the host's is 7.2.
+	MZ_QEMU=qemu-system-x86_64 run matrix --guest-test fake-kselftest --variants stream-y:cxl+off \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"stream-y with CXL memory: SKIP (CXL memory needs QEMU 10 or newer"*"run 'make qemu'"* ]]
+	[[ "$output" == *"Cells skipped (they need what this host lacks; the run does not fail for them):"* ]]
+	[ "$(jq -c '[.[] | select(.boot_param == "cxl") | [.group, .skip, (.why | test("QEMU 10"))]]' "$SUMMARY")" = \
+		'[["(cell)",1,true]]' ]
+	[ ! -e "$L/stream-y.cxl.log" ]
+	# The off cell ran, in the host's QEMU, without CXL memory.
+	line=$(head -n 1 "$L/stream-y.off.log")
+	[[ "$line" == "+ qemu-system-x86_64 "* ]] && [[ "$line" != *cxl* ]]
+	# Given QEMU 10: the devices, the window, the QEMU named, the arguments.
+	MZ_QEMU_CXL=$REAL_QEMU_CXL run matrix --guest-test fake-kselftest --variants stream-y:cxl \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"CXL cells boot QEMU 10."* ]]
+	grep -q 'vm.sh: booting .*: QEMU 10\..*CXL 1G persistent, CXL 512M volatile' "$L/stream-y.cxl.err"
+	line=$(head -n 1 "$L/stream-y.cxl.log")
+	[[ "$line" == "+ $REAL_QEMU_CXL "* ]]
+	[[ "$line" == *" -machine q35,nvdimm=on,cxl=on "* ]]
+	[[ "$line" == *"persistent-memdev=cxl-pmem-mem,lsa=cxl-lsa-mem"* ]]
+	[[ "$line" == *"volatile-memdev=cxl-ram-mem"* ]]
+	[[ "$line" == *"cxl-fmw.0.size=1536M"* ]]
+	[[ "$line" != *nvme* ]]
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_backend.sh memmap_init:memmap_equivalence.sh memmap_init:memmap_controls.sh memmap_init:memmap_data.sh memmap_init:memmap_data_devices.sh memmap_init:memmap_daxctl.sh devs cxl' \
+		"$L/stream-y.cxl.out"
 }

@@ -159,7 +159,7 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	[[ "$output" == *"Error: invalid --memmap-streaming 'fast': want default, on or off"* ]]
 }
 
-@test "initramfs.sh --ndctl: the root's ndctl, daxctl and libraries replace Debian's" {
+@test "initramfs.sh --ndctl: the root's ndctl, daxctl, cxl and libraries replace Debian's" {
 	mkdir -p "$T/build/include/config" "$T/build/modroot/lib/modules/0.0.1-fake/kernel" \
 		"$T/ksrc/tools/testing/selftests/kselftest" "$T/root/usr/bin" "$T/root/usr/lib/x86_64-linux-gnu"
 	echo 0.0.1-fake >"$T/build/include/config/kernel.release"
@@ -168,6 +168,11 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	printf '#!/bin/sh\necho patched ndctl\n' >"$T/root/usr/bin/ndctl"
 	printf '#!/bin/sh\necho patched daxctl\n' >"$T/root/usr/bin/daxctl"
 	chmod +x "$T/root/usr/bin/ndctl" "$T/root/usr/bin/daxctl"
+	# No cxl: build-ndctl.sh's root always has one, so a root without is refused.
+	run -1 "$ROOT/harness/vm/initramfs.sh" --ndctl "$T/root" "$T/build" "$T/out.cpio.gz"
+	[[ "$output" == *"--ndctl $T/root: no usr/bin/cxl in it"* ]]
+	printf '#!/bin/sh\necho cxl\n' >"$T/root/usr/bin/cxl"
+	chmod +x "$T/root/usr/bin/cxl"
 	echo 'patched libndctl' >"$T/root/usr/lib/x86_64-linux-gnu/libndctl.so.6.99.0"
 	ln -s libndctl.so.6.99.0 "$T/root/usr/lib/x86_64-linux-gnu/libndctl.so.6"
 	run -1 "$ROOT/harness/vm/initramfs.sh" --ndctl "$T/build" "$T/build" "$T/out.cpio.gz"
@@ -178,6 +183,7 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	mkdir "$T/x" && (cd "$T/x" && zcat "$T/out.cpio.gz" | cpio -id --quiet)
 	cmp "$T/x/usr/bin/ndctl" "$T/root/usr/bin/ndctl"
 	cmp "$T/x/usr/bin/daxctl" "$T/root/usr/bin/daxctl"
+	cmp "$T/x/usr/bin/cxl" "$T/root/usr/bin/cxl"
 	[ "$(cat "$T/x/usr/lib/x86_64-linux-gnu/libndctl.so.6")" = 'patched libndctl' ]
 	# Without --ndctl: Debian's.
 	mkdir "$T/y" && (cd "$T/y" && zcat "$T/distro.cpio.gz" | cpio -id --quiet)

@@ -14,7 +14,8 @@
 #   MEMMAP_INIT_HMM_COHERENT)
 #     module parameter default, on, off; then with page_ref_set enabled
 #   p2pdma (MEMMAP_INIT_P2PDMA's driver rebound), device-dax of
-#   soft-reserved memory (MEMMAP_INIT_HMEM rebound)
+#   soft-reserved memory (MEMMAP_INIT_HMEM rebound) and of a CXL ram
+#   region (MEMMAP_INIT_CXL_DAX rebound)
 #     no request of their own: the policy decides, so one bind with it,
 #     then one with page_ref_set enabled
 #
@@ -77,11 +78,11 @@ ktap_print_header
 # Per namespace type: the first bind, the requests, page_ref_set and the
 # one-CPU bind (unless policy_only) and three checks over the binds; per
 # test_hmm type (device-private, device-coherent) the same without a
-# first bind; p2pdma and soft-reserved device-dax: the policy's bind and
-# the same four or two more.
+# first bind; p2pdma, soft-reserved and CXL ram device-dax: the policy's
+# bind and the same four or two more.
 nreq=${#MI_REQUESTS[@]}
 nmore=$((3 + 2 * (1 - policy_only)))
-ktap_set_plan $((${#MI_NS_TYPES[@]} * (1 + nreq + nmore) + 2 * (nreq + nmore) + 2 * (1 + nmore)))
+ktap_set_plan $((${#MI_NS_TYPES[@]} * (1 + nreq + nmore) + 2 * (nreq + nmore) + 3 * (1 + nmore)))
 read -r policy source < <(mi_expected_policy)
 ktap_print_msg "policy $policy ($source)"
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
@@ -332,9 +333,9 @@ else
 	mi_hmm_unload
 fi
 
-# p2pdma memory and soft-reserved device-dax have no request of their own:
-# their memmaps live in DRAM, where the policy's "altmap" never streams
-# and "on" always does.
+# p2pdma memory, soft-reserved and CXL ram device-dax have no request of
+# their own: their memmaps live in DRAM, where the policy's "altmap" never
+# streams and "on" always does.
 reqless=1
 name="p2pdma ($MI_P2P)"
 if [ "$have_p2p" = 0 ]; then
@@ -361,6 +362,20 @@ else
 	if [ "$policy_only" = 0 ]; then
 		pageref "$name" generic 0 1 mi_hmem_rebind
 		one_thread "$name" generic 0 1 mi_hmem_rebind
+	fi
+	details "$name"
+fi
+
+name="CXL ram devdax ($MI_CXL_DAX)"
+if [ "$have_cxl_dax" = 0 ]; then
+	skip_type "CXL ram devdax" "$MI_CXL_DAX_WHY" "no request of its own"
+else
+	compound=$(($(cat "/sys/bus/dax/devices/$MI_CXL_DAX/align") / MI_PAGE_SIZE))
+	node=-
+	check "$name" default generic 0 1 mi_cxl_dax_rebind
+	if [ "$policy_only" = 0 ]; then
+		pageref "$name" generic 0 1 mi_cxl_dax_rebind
+		one_thread "$name" generic 0 1 mi_cxl_dax_rebind
 	fi
 	details "$name"
 fi

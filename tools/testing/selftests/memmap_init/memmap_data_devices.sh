@@ -11,9 +11,10 @@
 #    and a pattern written through it reads back identical; once the
 #    mapping is gone, every byte of the p2pdma memory is available again:
 #    the pages' refcounts brought them back to the pool;
-#  - device-dax of soft-reserved memory (MEMMAP_INIT_HMEM, rebound to
-#    device_dax): a pattern written through a mapping at its start and end
-#    reads back identical after each rebind.
+#  - device-dax of soft-reserved memory (MEMMAP_INIT_HMEM) and of a CXL
+#    ram region (MEMMAP_INIT_CXL_DAX), rebound to device_dax: a pattern
+#    written through a mapping at its start and end reads back identical
+#    after each rebind.
 #
 # Device-coherent memory gets the same from hmm-tests, whose coherent
 # variants migrate data to it and back (memmap_hmm_peer.sh).  Where the
@@ -34,7 +35,7 @@ have_pageref=0
 [ "$have_trace" = 0 ] || ! mi_pageref_available || have_pageref=1
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 7
 read -r policy _ < <(mi_expected_policy)
 SEED=$RANDOM$RANDOM
 # The range the last rebind initialized: "START_PFN NR_PAGES".
@@ -124,39 +125,46 @@ else
 		"$avail of $size bytes available"
 fi
 
-# ---------------------------------------------------------------- hmem
+# ---------------------------------------------------------------- device-dax
 
-# hmem_fill, hmem_check: a pattern at the start and the end of the device.
-hmem_at() {
+# dax_at fill|check: a pattern at the start and the end of device-dax DAX.
+dax_at() {
 	local op=$1 size align
-	size=$(cat "/sys/bus/dax/devices/$MI_HMEM/size")
-	align=$(cat "/sys/bus/dax/devices/$MI_HMEM/align")
-	"$MI_PATTERN" "$op" "/dev/$MI_HMEM" 0 "$align" "$SEED" >"$MI_TMP/pattern" 2>&1 &&
-		"$MI_PATTERN" "$op" "/dev/$MI_HMEM" $((size - align)) "$align" "$SEED" \
+	size=$(cat "/sys/bus/dax/devices/$DAX/size")
+	align=$(cat "/sys/bus/dax/devices/$DAX/align")
+	"$MI_PATTERN" "$op" "/dev/$DAX" 0 "$align" "$SEED" >"$MI_TMP/pattern" 2>&1 &&
+		"$MI_PATTERN" "$op" "/dev/$DAX" $((size - align)) "$align" "$SEED" \
 			>>"$MI_TMP/pattern" 2>&1
 	local rc=$?
 	[ "$rc" -eq 0 ] || mi_indent <"$MI_TMP/pattern"
 	return "$rc"
 }
 
-if [ "$have_hmem" = 0 ]; then
-	for d in "$(slow_desc 0)" "$(slow_desc 1)"; do
-		mi_skip "soft-reserved devdax: data survives a rebind with $d" "$MI_HMEM_WHY"
-	done
-else
+# dax_rebinds NAME DAX WHY REBIND: the two results of device-dax DAX (empty:
+# skipped, saying WHY), rebound by REBIND.
+dax_rebinds() {
+	local name=$1 why=$3 rebind=$4 d slow desc rc
+	DAX=$2
+	if [ -z "$DAX" ]; then
+		for d in "$(slow_desc 0)" "$(slow_desc 1)"; do
+			mi_skip "$name: data survives a rebind with $d" "$why"
+		done
+		return
+	fi
 	for slow in 0 1; do
-		desc="soft-reserved devdax ($MI_HMEM): data survives a rebind with"
-		desc+=" $(slow_desc "$slow")"
+		desc="$name ($DAX): data survives a rebind with $(slow_desc "$slow")"
 		if [ "$slow" = 1 ] && [ "$have_pageref" = 0 ]; then
 			mi_skip "$desc" "no page_ref_set tracepoint or no trace event"
 			continue
 		fi
 		rc=0
 		SEED=$RANDOM$RANDOM
-		hmem_at fill && rebind "soft-reserved devdax" generic mi_hmem_rebind "$slow" &&
-			hmem_at check || rc=1
+		dax_at fill && rebind "$name" generic "$rebind" "$slow" && dax_at check || rc=1
 		mi_result "$desc" "$rc"
 	done
-fi
+}
+
+dax_rebinds "soft-reserved devdax" "$MI_HMEM" "$MI_HMEM_WHY" mi_hmem_rebind
+dax_rebinds "CXL ram devdax" "$MI_CXL_DAX" "$MI_CXL_DAX_WHY" mi_cxl_dax_rebind
 
 mi_finished

@@ -12,10 +12,18 @@
 # must be one memmap:memmap_init_zone_device event with the backend the
 # request asks for, the pattern must read back intact (the end of the
 # device is what the kernel uses last while it is system RAM) and the
-# request must still read the same.  Needs daxctl and the kmem driver
-# (CONFIG_DEV_DAX_KMEM), and runs only on the namespace that
-# MEMMAP_INIT_NAMESPACE names, and with MEMMAP_INIT_SYSTEM_RAM=1: it adds
-# the namespace's memory to the page allocator (memmap_lib.sh).
+# request must still read the same.  The device-dax of a CXL ram region
+# makes the same round trips, without a request: its devdax bind gets the
+# policy's backend, and its memmap has no altmap.  Needs daxctl and the
+# kmem driver (CONFIG_DEV_DAX_KMEM), and runs only on the namespace that
+# MEMMAP_INIT_NAMESPACE names and the instance MEMMAP_INIT_CXL_DAX names,
+# and with MEMMAP_INIT_SYSTEM_RAM=1: it adds their memory to the page
+# allocator (memmap_lib.sh).
+#
+# Loading kmem hands it every device-dax instance of soft-reserved memory
+# or of a CXL ram region that no driver has claimed, and kmem adds that
+# memory as system RAM.  So while kmem is not loaded and any device-dax
+# instance is unclaimed, the test loads nothing and skips, naming it.
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
 # shellcheck source=memmap_lib.sh
@@ -26,13 +34,17 @@ MEMDIR=/sys/devices/system/memory
 PAT_LEN=$((4 << 20))
 
 mi_init
-RAM_WHY="set MEMMAP_INIT_SYSTEM_RAM=1 to let the test online the namespace's"
-RAM_WHY+=" memory as system RAM and offline it again"
-if ! mi_ns_init; then
+RAM_WHY="set MEMMAP_INIT_SYSTEM_RAM=1 to let the test online the memory of the"
+RAM_WHY+=" devices it is given as system RAM and offline it again"
+have_ns=1
+mi_ns_init || have_ns=0
+have_cxl_dax=1
+mi_cxl_dax_init || have_cxl_dax=0
+if [ "$have_ns" = 0 ] && [ "$have_cxl_dax" = 0 ]; then
 	if [ -z "${MEMMAP_INIT_NAMESPACE:-}" ] && [ "${MEMMAP_INIT_SYSTEM_RAM:-0}" != 1 ]; then
 		MI_NS_WHY+=", and $RAM_WHY"
 	fi
-	mi_skip_all "$MI_NS_WHY"
+	mi_skip_all "$MI_NS_WHY; $MI_CXL_DAX_WHY"
 fi
 [ "${MEMMAP_INIT_SYSTEM_RAM:-0}" = 1 ] || mi_skip_all "$RAM_WHY"
 command -v daxctl >/dev/null || mi_skip_all "daxctl not installed"
@@ -42,7 +54,18 @@ command -v daxctl >/dev/null || mi_skip_all "daxctl not installed"
 # daxctl finds a device's memory blocks in /sys/devices/system/node/nodeN.
 [ -d /sys/devices/system/node ] ||
 	mi_skip_all "no /sys/devices/system/node (CONFIG_NUMA=n): daxctl cannot find memory blocks"
-modprobe -q kmem 2>/dev/null
+if [ ! -d /sys/bus/dax/drivers/kmem ]; then
+	unclaimed=$(for d in /sys/bus/dax/devices/dax*; do
+		[ ! -e "$d" ] || [ -e "$d/driver" ] || echo "${d##*/}"
+	done)
+	if [ -n "$unclaimed" ]; then
+		mi_skip_all "kmem is not loaded, and loading it would hand the unclaimed" \
+			"device-dax $(mi_join <<<"$unclaimed") to kmem, which adds its memory" \
+			"as system RAM: claim it first ('daxctl reconfigure-device" \
+			"--mode=devdax DEV') or load kmem yourself"
+	fi
+	modprobe -q kmem 2>/dev/null
+fi
 [ -d /sys/bus/dax/drivers/kmem ] ||
 	mi_skip_all "no kmem dax driver (CONFIG_DEV_DAX_KMEM=m, module kmem)"
 mi_probe
@@ -134,14 +157,6 @@ dx_pattern() {
 	fi
 }
 
-# results PREFIX skip|fail WHY: the four results of a case that cannot run.
-results() {
-	local t
-	for t in "${TESTS[@]}"; do
-		if [ "$2" = skip ]; then mi_skip "$1: $t" "$3"; else mi_result "$1: $t" 1 "$3"; fi
-	done
-}
-
 TESTS=(
 	"reconfigured to system-ram and back to devdax"
 	"devdax bind after the round trip: backend for the request"
@@ -150,35 +165,42 @@ TESTS=(
 )
 KNOBS=(on off)
 HOWS=(online no-online)
+CXL_NAME="CXL ram devdax"
 
 ktap_print_header
-ktap_set_plan $((${#KNOBS[@]} * ${#HOWS[@]} * ${#TESTS[@]}))
+ktap_set_plan $((${#KNOBS[@]} * ${#HOWS[@]} * ${#TESTS[@]} + ${#HOWS[@]} * (${#TESTS[@]} - 1)))
 
-if ! mi_ns_reconfig --mode=devdax --map=dev --align=2M; then
-	for knob in "${KNOBS[@]}"; do
-		for how in "${HOWS[@]}"; do
-			results "request $knob, system-ram $how" fail "cannot configure devdax"
-		done
+# results PREFIX skip|fail WHY [N]: the first N (default all) results of a
+# case that cannot run.
+results() {
+	local t
+	for t in "${TESTS[@]:0:${4:-${#TESTS[@]}}}"; do
+		if [ "$2" = skip ]; then mi_skip "$1: $t" "$3"; else mi_result "$1: $t" 1 "$3"; fi
 	done
-	mi_finished
-fi
+}
 
-# round_trip KNOB HOW: one case, four results.
+# round_trip ns|cxl KNOB HOW: one case of the namespace (four results) or
+# of the CXL ram device-dax (KNOB default, three: it has no request).
 round_trip() {
-	local knob=$1 how=$2 p="request $1, system-ram $2" want rc ok=0 filled=0 events n
+	local kind=$1 knob=$2 how=$3 p want rc ok=0 filled=0 events n altmap=1 ntests=4
 	local state=online
 	local -a opt=()
 	[ "$how" = online ] || { state=offline; opt=(--no-online); }
-
-	if [ "$knob" = on ] && [ "$streaming" = 0 ]; then
-		results "$p" skip "kernel built without CONFIG_MEMMAP_STREAMING"
-		return
+	if [ "$kind" = cxl ]; then
+		p="$CXL_NAME ($MI_CXL_DAX), system-ram $how" altmap=0 ntests=3
+		DAX=$MI_CXL_DAX
+	else
+		p="request $knob, system-ram $how"
+		if [ "$knob" = on ] && [ "$streaming" = 0 ]; then
+			results "$p" skip "kernel built without CONFIG_MEMMAP_STREAMING"
+			return
+		fi
+		if ! mi_ns_rebind "$knob"; then
+			results "$p" fail "cannot bind $MI_NS with request $knob"
+			return
+		fi
+		DAX=$(mi_ns_dev chardev)
 	fi
-	if ! mi_ns_rebind "$knob"; then
-		results "$p" fail "cannot bind $MI_NS with request $knob"
-		return
-	fi
-	DAX=$(mi_ns_dev chardev)
 	SEED=$RANDOM$RANDOM
 	dx_pattern fill && filled=1
 
@@ -206,13 +228,14 @@ round_trip() {
 	mi_result "$p: ${TESTS[0]}" "$ok"
 
 	# 2: the devdax bind that followed.
-	want=$(mi_expected_backend "$knob" 1)
+	want=$(mi_expected_backend "$knob" "$altmap")
 	if [ "$have_trace" = 0 ]; then
 		mi_skip "$p: ${TESTS[1]}" "${MI_TRACE_WHY:-kernel configuration unknown}"
 	else
 		events=$(mi_trace_wait 1)
-		mi_check_events "$events" 1 generic 1 "$want"
-		mi_result "$p: ${TESTS[1]}" $? "want one generic altmap bind with backend $want"
+		mi_check_events "$events" 1 generic "$altmap" "$want"
+		mi_result "$p: ${TESTS[1]}" $? \
+			"want one generic bind, altmap $altmap, with backend $want"
 	fi
 
 	# 3: the data, 4: the request.
@@ -222,18 +245,44 @@ round_trip() {
 		dx_pattern check
 		mi_result "$p: ${TESTS[2]}" $?
 	fi
+	[ "$ntests" = 4 ] || return 0
 	[ "$(mi_ns_request)" = "$knob" ]
 	rc=$?
 	mi_result "$p: ${TESTS[3]}" $rc \
 		"$MI_NS_ATTR reads '$(cat "$MI_NS_ATTR" 2>/dev/null)', want [$knob]"
 }
 
-for knob in "${KNOBS[@]}"; do
-	for how in "${HOWS[@]}"; do
-		t0=$SECONDS
-		round_trip "$knob" "$how"
-		ktap_print_msg "request $knob, system-ram $how: $((SECONDS - t0)) s"
+if [ "$have_ns" = 0 ]; then
+	for knob in "${KNOBS[@]}"; do
+		for how in "${HOWS[@]}"; do
+			results "request $knob, system-ram $how" skip "$MI_NS_WHY"
+		done
 	done
+elif ! mi_ns_reconfig --mode=devdax --map=dev --align=2M; then
+	for knob in "${KNOBS[@]}"; do
+		for how in "${HOWS[@]}"; do
+			results "request $knob, system-ram $how" fail "cannot configure devdax"
+		done
+	done
+else
+	for knob in "${KNOBS[@]}"; do
+		for how in "${HOWS[@]}"; do
+			t0=$SECONDS
+			round_trip ns "$knob" "$how"
+			ktap_print_msg "request $knob, system-ram $how: $((SECONDS - t0)) s"
+		done
+	done
+fi
+
+for how in "${HOWS[@]}"; do
+	if [ "$have_cxl_dax" = 0 ]; then
+		results "$CXL_NAME, system-ram $how" skip "$MI_CXL_DAX_WHY" 3
+		continue
+	fi
+	t0=$SECONDS
+	round_trip cxl default "$how"
+	ktap_print_msg "$CXL_NAME, system-ram $how: $((SECONDS - t0)) s"
 done
+DAX=
 
 mi_finished

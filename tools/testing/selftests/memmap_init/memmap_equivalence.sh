@@ -57,11 +57,12 @@
 # chunks, whose digests are compared the same way.
 #
 # p2pdma memory (MEMMAP_INIT_P2PDMA: its driver rebound) and device-dax of
-# soft-reserved memory (MEMMAP_INIT_HMEM: rebound) have no request of
-# their own: the policy decides their backend, so instead of the template
-# and streaming comparisons they get one on 1 thread and one on several
-# threads with the policy's backend (boot with each memmap_streaming=
-# policy to cover every backend).
+# soft-reserved memory (MEMMAP_INIT_HMEM: rebound) and of a CXL ram
+# region (MEMMAP_INIT_CXL_DAX: rebound) have no request of their own: the
+# policy decides their backend, so instead of the template and streaming
+# comparisons they get one on 1 thread and one on several threads with
+# the policy's backend (boot with each memmap_streaming= policy to cover
+# every backend).
 #
 # Last, the kernel log of all these binds must hold no report
 # (MI_REPORTS: warnings, BUGs, lockdep, poisoned pages).
@@ -102,9 +103,9 @@ fi
 
 ktap_print_header
 # Per namespace type the first bind and the four comparisons; the four of
-# device-private and device-coherent memory; three for p2pdma and
-# soft-reserved device-dax; the log.
-ktap_set_plan $((${#MI_NS_TYPES[@]} * 5 + 2 * 4 + 2 * 3 + 1))
+# device-private and device-coherent memory; three for p2pdma,
+# soft-reserved and CXL ram device-dax; the log.
+ktap_set_plan $((${#MI_NS_TYPES[@]} * 5 + 2 * 4 + 3 * 3 + 1))
 read -r policy _ < <(mi_expected_policy)
 REF="the slow path on 1 thread"
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
@@ -385,6 +386,13 @@ else
 	compound=$(($(cat "/sys/bus/dax/devices/$MI_HMEM/align") / MI_PAGE_SIZE))
 	node=-
 	equivalence "soft-reserved devdax ($MI_HMEM)" generic 0 1 mi_hmem_rebind
+fi
+if [ "$have_cxl_dax" = 0 ]; then
+	reqless_skip "CXL ram devdax" "$MI_CXL_DAX_WHY"
+else
+	compound=$(($(cat "/sys/bus/dax/devices/$MI_CXL_DAX/align") / MI_PAGE_SIZE))
+	node=-
+	equivalence "CXL ram devdax ($MI_CXL_DAX)" generic 0 1 mi_cxl_dax_rebind
 fi
 reqless=0
 

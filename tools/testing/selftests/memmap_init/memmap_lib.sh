@@ -45,6 +45,10 @@
 #   MEMMAP_INIT_HMEM=daxX.Y             a device-dax instance of soft-reserved
 #       memory (dax_hmem: HBM, CXL), bound to device_dax, which the tests
 #       rebind and write: ITS DATA IS DESTROYED.  Refused while mapped.
+#   MEMMAP_INIT_CXL_DAX=daxX.Y          a device-dax instance of a CXL ram
+#       region (dax_cxl: 'cxl create-region -t ram'), bound to device_dax,
+#       which the tests rebind and write: ITS DATA IS DESTROYED.  Refused
+#       while mapped.
 #   MEMMAP_INIT_HMM_COHERENT=ADDR       the physical address of 512 MiB,
 #       2 MiB-aligned, reserved and not System RAM, that test_hmm may use
 #       as the memory of its two device-coherent devices (spm_addr_dev0
@@ -122,6 +126,7 @@ MI_LR_NMEM=
 MI_DEVNUMS=()
 MI_P2P=
 MI_HMEM=
+MI_CXL_DAX=
 MI_COHERENT=
 
 # ---------------------------------------------------------------- KTAP
@@ -523,11 +528,12 @@ mi_env_check() {
 		mi_bail "MEMMAP_INIT_P2PDMA='$v' is not a PCI device name" \
 			"such as 0000:00:03.0 (see /sys/bus/pci/devices)"
 	fi
-	v=${MEMMAP_INIT_HMEM:-}
-	if [ -n "$v" ] && ! [[ "$v" =~ ^dax[0-9]+\.[0-9]+$ ]]; then
-		mi_bail "MEMMAP_INIT_HMEM='$v' is not a device-dax name" \
-			"such as dax0.0 (see 'daxctl list')"
-	fi
+	for v in MEMMAP_INIT_HMEM MEMMAP_INIT_CXL_DAX; do
+		if [ -n "${!v:-}" ] && ! [[ "${!v}" =~ ^dax[0-9]+\.[0-9]+$ ]]; then
+			mi_bail "$v='${!v}' is not a device-dax name" \
+				"such as dax0.0 (see 'daxctl list')"
+		fi
+	done
 	v=${MEMMAP_INIT_HMM_COHERENT:-}
 	if [ -n "$v" ] && ! [[ "$v" =~ ^0x[0-9a-fA-F]+$ ]]; then
 		mi_bail "MEMMAP_INIT_HMM_COHERENT='$v' is not a physical address" \
@@ -681,8 +687,9 @@ mi_drv_restore() {
 # MEMMAP_INIT_NAMESPACE names a namespace it may reconfigure: mi_ns_init,
 # else MI_NS_WHY says why not) and have_hmm (1 when test_hmm can be
 # loaded with a request: mi_hmm_init, else MI_HMM_WHY), have_p2p,
-# have_hmem and have_coherent (mi_p2p_init, mi_hmem_init and
-# mi_coherent_init, else MI_P2P_WHY, MI_HMEM_WHY, MI_COHERENT_WHY).
+# have_hmem, have_cxl_dax and have_coherent (mi_p2p_init, mi_hmem_init,
+# mi_cxl_dax_init and mi_coherent_init, else MI_P2P_WHY, MI_HMEM_WHY,
+# MI_CXL_DAX_WHY, MI_COHERENT_WHY).
 mi_devices() {
 	have_ns=1
 	mi_ns_init || have_ns=0
@@ -692,6 +699,8 @@ mi_devices() {
 	mi_p2p_init || have_p2p=0
 	have_hmem=1
 	mi_hmem_init || have_hmem=0
+	have_cxl_dax=1
+	mi_cxl_dax_init || have_cxl_dax=0
 	have_coherent=1
 	mi_coherent_init || have_coherent=0
 }
