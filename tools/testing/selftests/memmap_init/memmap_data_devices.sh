@@ -12,9 +12,10 @@
 #    mapping is gone, every byte of the p2pdma memory is available again:
 #    the pages' refcounts brought them back to the pool;
 #  - device-dax of soft-reserved memory (MEMMAP_INIT_HMEM) and of a CXL
-#    ram region (MEMMAP_INIT_CXL_DAX), rebound to device_dax: a pattern
-#    written through a mapping at its start and end reads back identical
-#    after each rebind.
+#    ram region (MEMMAP_INIT_CXL_DAX), rebound to device_dax: each rebind
+#    initializes the struct pages of the whole device (its trace event's
+#    range is the instance's resource and size), and a pattern written
+#    through a mapping at its start and end reads back identical.
 #
 # Device-coherent memory gets the same from hmm-tests, whose coherent
 # variants migrate data to it and back (memmap_hmm_peer.sh).  Where the
@@ -140,6 +141,19 @@ dax_at() {
 	return "$rc"
 }
 
+# dax_covered: the range the last rebind's event reports is all of DAX.
+dax_covered() {
+	local res size want
+	[ "$have_trace" = 1 ] || return 0
+	res=$(cat "/sys/bus/dax/devices/$DAX/resource")
+	size=$(cat "/sys/bus/dax/devices/$DAX/size")
+	want="$((res / MI_PAGE_SIZE)) $((size / MI_PAGE_SIZE))"
+	[ "$range" = "$want" ] && return 0
+	ktap_print_msg "$DAX: the bind initialized '$range' (first PFN, pages)," \
+		"want all of the device: '$want'"
+	return 1
+}
+
 # dax_rebinds NAME DAX WHY REBIND: the two results of device-dax DAX (empty:
 # skipped, saying WHY), rebound by REBIND.
 dax_rebinds() {
@@ -159,7 +173,8 @@ dax_rebinds() {
 		fi
 		rc=0
 		SEED=$RANDOM$RANDOM
-		dax_at fill && rebind "$name" generic "$rebind" "$slow" && dax_at check || rc=1
+		dax_at fill && rebind "$name" generic "$rebind" "$slow" && dax_covered &&
+			dax_at check || rc=1
 		mi_result "$desc" "$rc"
 	done
 }

@@ -85,6 +85,8 @@ MI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MI_WRITE=$MI_DIR/memmap_write
 MI_PATTERN=$MI_DIR/dax_pattern
 MI_EVENT=memmap/memmap_init_zone_device
+# The base page size of the kernels the tests run on (x86_64).
+MI_PAGE_SIZE=4096
 # What the namespace attribute reads.
 MI_NS_ATTR_RE='^(\[default\] on off|default \[on\] off|default on \[off\])$'
 # Kernel log lines that report a problem: warnings, BUGs, oopses, panics,

@@ -15,7 +15,6 @@
 # share none, and have only the slow path on one thread anyway.  A range
 # starting in a boot section (compound_nr_pages()'s early_section()) would
 # share none either: no guest has one.
-MI_PAGE_SIZE=4096
 MI_SECTION_PAGES=32768
 MI_SHARED_WRITTEN=128
 # The online CPUs and, per node, its online CPUs and its online
