@@ -16,7 +16,7 @@
 #               VARIANT:C1+C2... to run it with those cells only (without
 #               --params, stream-n and stream-y)
 #   --params    the cells (harness/matrix/matrix-cells.txt's CELL: none, off,
-#               altmap, on, bogus, safe, numa, threads, distro, cxl) for the
+#               altmap, on, bogus, cxl, safe, numa, threads, distro) for the
 #               variants without their own list (default: those that run
 #               all or policy: none, off, altmap, on, bogus)
 #   --full      every group of the target in every cell (default: see

@@ -113,7 +113,7 @@ EOF2
 	run -1 "$H/matrix/matrix.sh" --variants :on
 	[[ "$output" == *"unknown variant ''"* ]]
 	run -1 "$H/matrix/matrix.sh" --params none,safer
-	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, safe, numa, threads, distro, cxl)"* ]]
+	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, cxl, safe, numa, threads, distro)"* ]]
 	run -1 "$H/matrix/matrix.sh" --boot-timeout 0
 	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
 	run -2 "$H/matrix/matrix.sh" --append
