@@ -31,11 +31,19 @@ help:
 	     d != "" && /^[a-z][a-z0-9-]*:/ { sub(/:.*/, ""); printf "  %-14s %s\n", $$0, d } \
 	     { d = "" }' $(firstword $(MAKEFILE_LIST)) $(H)/lib.sh
 
-#: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS)
+# The CXL run of make bench: its own, small size (CXL memory is MMIO to a
+# TCG guest), QEMU 10 for every boot.  BENCH_CXL_ARGS= skips it.
+BENCH_CXL_ARGS ?= --devices cxl-fsdax-dev,cxl-devdax --size 1G --no-probe
+BENCH_CXL := $(H)/bench/bench.sh --results $(RESULTS)/bench-cxl.json $(BENCH_CXL_ARGS)
+
+#: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS), then on CXL memory (BENCH_CXL_ARGS)
 bench:
 	@$(H)/bench/bench.sh --check-args $(BENCH_ARGS) >/dev/null
+	@$(if $(strip $(BENCH_CXL_ARGS)),$(BENCH_CXL) --check-args >/dev/null,:)
 	@$(MAKE) --no-print-directory deps
 	$(H)/bench/bench.sh $(BENCH_ARGS)
+	$(if $(strip $(BENCH_CXL_ARGS)),@$(MAKE) --no-print-directory qemu)
+	$(if $(strip $(BENCH_CXL_ARGS)),$(BENCH_CXL))
 
 #: the tests: lint, mirror, checkpatch, build, bats, smoke, matrix
 check:
@@ -170,6 +178,7 @@ probe:
 #@ Variables (make TARGET VAR=value):
 #= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-y)
 #= BENCH_ARGS     bench: harness/bench/bench.sh options, e.g. '--rebinds 30' (see its --help)
+#= BENCH_CXL_ARGS bench: the CXL run's bench.sh options (default: both CXL devices at 1G, no probe; empty skips the run)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix/matrix.sh options, e.g. '--params none,on'
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)

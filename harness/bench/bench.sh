@@ -46,12 +46,24 @@
 #
 # Options (all checked before anything is built or booted; errors exit 2):
 #   --devices LIST  comma-separated, from fsdax-dev, fsdax-mem, devdax-2m,
-#                   devprivate (default: all four, in that order)
+#                   devprivate (default: these four, in that order), and
+#                   the CXL memory devices cxl-fsdax-dev (a CXL pmem
+#                   region's namespace, fsdax map=dev: its memmap is
+#                   written to the CXL device) and cxl-devdax (a CXL ram
+#                   region's device-dax, its memmap in RAM); these boot
+#                   QEMU 10 (vm.sh --cxl-pmem/--cxl-ram of --size each;
+#                   mz_qemu_cxl, make qemu) and ndctl 81's cxl tool
+#                   (build-ndctl.sh) for every boot of the run.  Under
+#                   TCG every access to CXL memory is an MMIO exit to
+#                   QEMU's device model: a CXL map=dev bind costs 100
+#                   times an NVDIMM's, so keep the size small (make bench
+#                   runs them apart, at 1G)
 #   --rebinds N     rebinds per device and boot, 1..200 (default 10)
 #   --size SIZE     NVDIMM size and device-private range, NNNM, NNNG or NNNT,
 #                   a multiple of 128M, at least 256M (default 4G: a few
 #                   minutes under TCG; e.g. 100G on a KVM host); 128M with
-#                   --devices devprivate alone (a namespace needs 256M)
+#                   --devices devprivate alone (a namespace needs 256M); a
+#                   multiple of 256M with a CXL device (CXL's capacity unit)
 #   --sizes LIST    several sizes in one run, e.g. 1G,8G,64G: six boots
 #                   per size; the table adds ns per page per size (the
 #                   cost curve) and gives the breakdown of the whole bind
@@ -106,12 +118,14 @@
 # Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_VM_BENCH_FILES)
 # holds the NVDIMM file with --nvdimm-memory file.  Logs:
 # $MZ_LOGS/bench-{base,template,streaming,base-cpus,template-threads,
-# streaming-threads}-SIZEM.{log,out}.
+# streaming-threads}-SIZEM.{log,out} (SIZEM-cxl with a CXL device).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-ALL_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
+ALL_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate cxl-fsdax-dev cxl-devdax"
+# The CXL devices (cxl-*) need QEMU 10 and are asked for by name.
+DEFAULT_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
 MAX_REBINDS=200
 MAX_SMP=64
 
@@ -121,7 +135,7 @@ bad() {
 	exit 2
 }
 
-devices_arg=${ALL_DEVICES// /,}
+devices_arg=${DEFAULT_DEVICES// /,}
 rebinds=10
 sizes_arg=4G
 check_only=0
@@ -180,7 +194,8 @@ done
 devices=()
 IFS=, read -r -a devices <<<"$devices_arg"
 [ ${#devices[@]} -gt 0 ] || bad "--devices: empty list (known: $ALL_DEVICES)"
-pmem=0
+# pmem: an NVDIMM namespace is named; cxlp, cxlr: a CXL pmem, ram device.
+pmem=0 cxlp=0 cxlr=0
 for d in "${devices[@]}"; do
 	case " $ALL_DEVICES " in
 	*" $d "*) ;;
@@ -188,7 +203,12 @@ for d in "${devices[@]}"; do
 	esac
 	[ "$(printf '%s\n' "${devices[@]}" | grep -cx -- "$d")" -eq 1 ] ||
 		bad "--devices: '$d' is named twice"
-	[ "$d" = devprivate ] || pmem=1
+	case "$d" in
+	devprivate) ;;
+	cxl-fsdax-dev) cxlp=1 ;;
+	cxl-devdax) cxlr=1 ;;
+	*) pmem=1 ;;
+	esac
 done
 
 [[ "$rebinds" =~ ^[0-9]+$ ]] || bad "--rebinds '$rebinds': not a number"
@@ -212,7 +232,10 @@ for sz in "${sizes[@]}"; do
 	esac
 	# A device-private range may be one memory section; a namespace
 	# needs more.
-	if [ "$pmem" = 0 ]; then
+	if [ $((cxlp + cxlr)) -gt 0 ] && [ $((s % 256)) -ne 0 ]; then
+		bad "--size $sz: a multiple of 256M with a CXL device (CXL's capacity unit)"
+	fi
+	if [ $((pmem + cxlp)) = 0 ]; then
 		[ "$s" -ge 128 ] || bad "--size $sz: at least 128M (one memory section)"
 	elif [ "$s" = 128 ]; then
 		bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment); 128M only with --devices devprivate"
@@ -264,11 +287,12 @@ mem_mib=$(( (mem_mib + 255) / 256 * 256 ))
 [ "$mem_mib" -ge 2048 ] || mem_mib=2048
 
 # Guest physical addresses: RAM, the NVDIMM, a free range as large for
-# device-private memory and QEMU's 1 GiB slack must fit the 40 address
-# bits QEMU gives a TCG CPU (the harness sets no phys-bits for KVM either).
-span_mib=$((mem_mib + 2 * size_mib + 1024))
+# device-private memory, the CXL window and QEMU's 1 GiB slack must fit
+# the 40 address bits QEMU gives a TCG CPU (the harness sets no phys-bits
+# for KVM either).
+span_mib=$((mem_mib + (2 + cxlp + cxlr) * size_mib + 1024))
 [ "$span_mib" -le $((1 << 20)) ] ||
-	bad "--size $size: guest RAM, NVDIMM and device-private range need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
+	bad "--size $size: guest RAM, NVDIMM, device-private range and CXL memory need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
 
 for a in "$assume_mem:--assume-mem-avail" "$assume_disk:--assume-disk-free"; do
 	[ -z "${a%%:*}" ] || [[ "${a%%:*}" =~ ^[0-9]+$ ]] || bad "${a#*:} '${a%%:*}': not a number of MiB"
@@ -281,19 +305,26 @@ else
 	while [ ! -d "$d" ]; do d=$(dirname "$d"); done
 	free_mib=$(( $(df -Pk "$d" | awk 'NR == 2 { print $4 }') / 1024 ))
 fi
+# The map=dev metadata written to files there: the NVDIMM's with
+# --nvdimm-memory file, the CXL pmem device's always (vm.sh backs it with
+# a file).
+files=$cxlp
+[ "$pmem" = 0 ] || [ "$nvmem" = ram ] || files=$((files + 1))
 disk_mib=0
-[ "$pmem" = 0 ] || [ "$nvmem" = ram ] || disk_mib=$((meta_mib + 512))
+[ "$files" = 0 ] || disk_mib=$((files * meta_mib + 512))
 [ "$disk_mib" -le "$free_mib" ] ||
-	bad "--size $size: the NVDIMM file's map=dev metadata needs up to $disk_mib MiB on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
+	bad "--size $size: the map=dev metadata needs up to $disk_mib MiB in the NVDIMM or CXL pmem file on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
 
 if [ -n "$assume_mem" ]; then
 	avail_mib=$assume_mem
 else
 	avail_mib=$(( $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / 1024 ))
 fi
-ram_mib=$((mem_mib + (pmem ? meta_mib : 0) + 512))
+# The CXL pmem file's metadata sits in the page cache too.
+dev_meta_mib=$(( (pmem + cxlp) * meta_mib ))
+ram_mib=$((mem_mib + dev_meta_mib + 512))
 [ "$ram_mib" -le "$avail_mib" ] ||
-	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $((pmem ? meta_mib : 0)) MiB of NVDIMM metadata ($([ "$nvmem" = ram ] && echo "$nvwhere" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
+	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $dev_meta_mib MiB of NVDIMM and CXL pmem metadata ($([ "$nvmem" = ram ] && echo "$nvwhere" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
 if [ "$probe" = 1 ]; then
 	# store-probe.sh --size 2G refuses more than 75% of MemAvailable.
 	[ "$avail_mib" -ge 2731 ] ||
@@ -325,6 +356,9 @@ fi
 # up (more vCPUs than host CPUs share them under TCG).
 if [ -z "$timeout" ]; then
 	timeout=$((180 + 5 * (vcpus > 2 ? vcpus - 2 : 0) + ${#devices[@]} * ((rebinds + 1) * (5 + size_mib / 1024) + 2 + 2 * size_mib / 1024)))
+	# A CXL map=dev bind writes its memmap through MMIO exits (under TCG
+	# 2-5 s per GiB), and the regions are made first.
+	timeout=$((timeout + (cxlp + cxlr) * 30 + cxlp * (rebinds + 1) * 10 * size_mib / 1024))
 fi
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "--timeout '$timeout': not a positive number of seconds"
 
@@ -333,6 +367,13 @@ if [ "$check_only" = 1 ]; then
 	exit 0
 fi
 
+# A CXL device boots QEMU 10 (make qemu fetches it), for every boot of
+# the run: the kernels compare under one QEMU.  Checked here, not with the
+# arguments: make bench checks those before it fetches QEMU 10.
+if [ $((cxlp + cxlr)) -gt 0 ]; then
+	cxl_qemu=$(mz_qemu_cxl) || die "--devices $devices_arg: $cxl_qemu"
+	export MZ_QEMU=$cxl_qemu
+fi
 for t in "$MZ_QEMU:qemu-system-x86 (or MZ_QEMU: harness/vm/fetch-qemu.sh)" python3:python3 sha256sum:coreutils; do
 	need_tool "${t%%:*}" "${t#*:}"
 done
@@ -428,13 +469,21 @@ done
 
 # initramfs NAME BUILD: print an initramfs for BUILD with the benchmark
 # module (initramfs.sh reuses it while its inputs are unchanged).
+# With a CXL device, every boot's initramfs has ndctl 81 (build-ndctl.sh)
+# for its cxl tool, in place of Debian's ndctl and daxctl.
+ndctl_arg=()
+if [ $((cxlp + cxlr)) -gt 0 ]; then
+	info "ndctl 81 with its cxl tool, for the CXL devices: build-ndctl.sh (quick when already built)"
+	ndctl_root=$("$MZ_ROOT/harness/build/build-ndctl.sh") || die "build-ndctl.sh failed"
+	ndctl_arg=(--ndctl "$ndctl_root")
+fi
 initramfs() {
 	local ko
 	# memremap_bench: device-private memory and every device's floor.
 	ko=$("$MZ_ROOT/harness/build/build-bench-module.sh" "$2") ||
 		die "build-bench-module.sh $2 failed"
-	"$MZ_ROOT/harness/vm/initramfs.sh" --add "$ko:/mz/memremap_bench.ko" "$2" \
-		"$MZ_BENCH_FILES/initramfs-$1.cpio.gz" || die "initramfs.sh failed for $2"
+	"$MZ_ROOT/harness/vm/initramfs.sh" ${ndctl_arg[@]+"${ndctl_arg[@]}"} --add "$ko:/mz/memremap_bench.ko" "$2" \
+		"$MZ_BENCH_FILES/initramfs-$1${ndctl_arg[*]:+-ndctl}.cpio.gz" || die "initramfs.sh failed for $2"
 }
 base_initrd=$(initramfs "$(basename "$base_build")" "$base_build")
 first_initrd=$(initramfs "$(basename "$first_build")" "$first_build")
@@ -467,11 +516,13 @@ nboots=$((per_size * ${#size_mibs[@]}))
 run_args=()
 boot() {
 	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 thr=$7 smib=$8 append=${9:-} b0 out t
-	file=$file-${smib}M
+	file=$file-${smib}M${ndctl_arg[*]:+-cxl}
 	out=$MZ_LOGS/bench-$file.out
 	local args=(--accel "$accel" --timeout "$timeout" --nvdimms "$nvdimms"
 		--nvdimm-size "${smib}M" --nvdimm-memory "$nvmem" --mem "${mem_mib}M" --smp "$vcpus"
 		--log "$MZ_LOGS/bench-$file.log")
+	[ "$cxlp" = 0 ] || args+=(--cxl-pmem "${smib}M")
+	[ "$cxlr" = 0 ] || args+=(--cxl-ram "${smib}M")
 	if [ -n "$append" ]; then args+=(--append "$append"); fi
 	sample_noise "before boot $n"
 	b0=$(date +%s)

@@ -9,7 +9,7 @@
 #                       base  7.3.4 with the fixes of patches/fixes/
 #                       off   the series, memmap_streaming=off
 #                       on    the series, memmap_streaming=on
-#   --suites S,S      meson suites (default ndctl:ndctl,ndctl:dax)
+#   --suites S,S      meson suites (default ndctl:ndctl,ndctl:dax,ndctl:cxl)
 #   --only A+B        only the tests named A and B
 #   --multiplier N    meson's --timeout-multiplier in the guest (default:
 #                     3 under TCG, 1 under KVM)
@@ -26,8 +26,9 @@
 #   - the "nfit" kernel variant (Kconfig.fragments/nfit.config: libnvdimm
 #     and the dax drivers as modules, as tools/testing/nvdimm's
 #     config_check.c demands) for the base tree and for the series
-#     (build-kernel.sh [--base] nfit), and nfit_test from the same tree's
-#     tools/testing/nvdimm (build-nfit-test.sh);
+#     (build-kernel.sh [--base] nfit), and nfit_test and cxl_test from the
+#     same tree's tools/testing/nvdimm and tools/testing/cxl
+#     (build-nfit-test.sh);
 #   - ndctl 81 with patches/ndctl/ and its tests, -Dtest=enabled
 #     -Ddestructive=enabled -Dkeyutils=enabled (build-ndctl.sh --tests;
 #     the suite is ndctl 81's with the pmem-ns fix of patches/ndctl/'s
@@ -35,15 +36,21 @@
 #   - an initramfs per kernel with that build at its own path, the test
 #     plan ('meson introspect --tests'), the tools the tests use (jq, fio,
 #     mkfs.xfs, parted, dmsetup, keyctl, trace-cmd, ...: the host's, from
-#     harness/deps.sh)
-#     and ndctl's contrib/nfit_test_depmod.conf.
+#     harness/deps.sh), ndctl's contrib/nfit_test_depmod.conf and the
+#     like lines for cxl_test's CXL drivers.
 #
-# Each run boots one guest (guest/tests/ndctl-suite) laid out as the
-# maintainers' run_qemu lays it out, smaller: two 8 GiB NVDIMMs with 2 MiB
+# Each run boots a guest (guest/tests/ndctl-suite) for the ndctl and dax
+# suites, laid out as the maintainers' run_qemu lays it out, smaller:
+# two 8 GiB NVDIMMs with 2 MiB
 # label areas, 1 GiB-aligned (ACPI.NFIT, for the destructive tests: the
 # binds that reach memmap_init_zone_device()), 12 GiB of RAM of which
 # memmap=3G!6G,1G!9G makes two legacy e820 pmem regions (the DAX tests),
-# and nfit_test's emulated buses.  The destructive tests destroy the
+# and nfit_test's emulated buses; and one for the cxl suite, whose tests
+# load cxl_test, the CXL topology emulated in the kernel (mocked ACPI CEDT
+# and mailboxes over the guest's RAM: no QEMU CXL device), with 4 GiB of
+# RAM in vm.sh --numa's nodes (cxl_test puts its memdevs on nodes 0 and
+# 1).  The two guests' outputs make the run's.  The destructive tests
+# destroy the
 # guest's NVDIMMs only: they are files this script gives each guest
 # (vm.sh), nothing of the host's.
 #
@@ -62,7 +69,7 @@ usage() {
 }
 H=$MZ_ROOT/harness
 runs=base,off,on
-suites=ndctl:ndctl,ndctl:dax
+suites=ndctl:ndctl,ndctl:dax,ndctl:cxl
 only=
 mult=
 timeout=5400
@@ -106,8 +113,9 @@ if [ -n "$series_build" ] &&
 fi
 
 # The tools ndctl's tests run, staged into the guest from this host.
+# mktemp: the cxl tests' templates have 4 X's, busybox's takes 6 or more.
 tools=(jq fio mkfs.xfs xfs_io parted dmsetup keyctl xxd trace-cmd lsblk uuidgen filefrag hexdump
-	fallocate blockdev mountpoint getconf dd sort stat truncate timeout sha256sum seq)
+	fallocate blockdev mountpoint getconf dd sort stat truncate timeout sha256sum seq mktemp)
 adds=()
 for t in "${tools[@]}"; do
 	p=$(PATH=$PATH:/usr/sbin:/sbin command -v "$t") ||
@@ -135,13 +143,33 @@ if [ -n "$only" ]; then
 	mapfile -t names < <(printf '%s\n' "${names[@]}" | grep -xF -f <(tr + '\n' <<<"$only") || true)
 fi
 [ ${#names[@]} -gt 0 ] || die "no test of the suites $suites${only:+ named $only} in $plan"
+# The guests of a run: "nfit" for the ndctl and dax suites (nfit_test,
+# the NVDIMMs and the e820 regions) and "cxl" for the cxl suite, whose
+# cxl_test puts its emulated memdevs on NUMA nodes 0 and 1
+# (set_dev_node(i % 2): a node that does not exist oopses in the
+# allocator): vm.sh --numa, no NVDIMM.  A guest runs when one of its
+# tests is selected.
+declare -A gsuites_of=() ncount=() gvm=() gapp=()
+gvm[nfit]="--mem 12G --nvdimms 2 --nvdimm-size 8G --label-size 2M --nvdimm-align 1G"
+gapp[nfit]="memmap=3G!6G,1G!9G"
+gvm[cxl]="--mem 4G --numa"
+gapp[cxl]=""
+groups=()
+for g in nfit cxl; do
+	gs=$(tr , '\n' <<<"$suites" | { if [ "$g" = cxl ]; then grep -x ndctl:cxl; else grep -vx ndctl:cxl; fi; } |
+		paste -sd, -) || true
+	[ -n "$gs" ] || continue
+	js=$(tr , '\n' <<<"$gs" | jq -R . | jq -s .)
+	n=$(jq -r --argjson s "$js" '.tests[] | select(any(.suite[]; . as $x | $s | index($x))) | .name' "$plan" |
+		grep -cxF -f <(printf '%s\n' "${names[@]}") || true)
+	[ "$n" -gt 0 ] || continue
+	groups+=("$g") gsuites_of[$g]=$gs ncount[$g]=$n
+done
+
 # The suites not run, with why, for the table and the summary.
 : >"$logs/not-run.txt"
 while read -r suite count; do
-	why="not selected (--suites)"
-	[ "$suite" != ndctl:cxl ] ||
-		why="needs cxl_test (tools/testing/cxl) and a kernel built for CXL, which this guest does not have"
-	printf '%s %s %s\n' "$suite" "$count" "$why" >>"$logs/not-run.txt"
+	printf '%s %s %s\n' "$suite" "$count" "not selected (--suites)" >>"$logs/not-run.txt"
 done < <(jq -r --argjson s "$jsuites" '[.tests[] | select(any(.suite[]; . as $x | $s | index($x)) | not)
 	| .suite[0]] | group_by(.) | .[] | "\(.[0]) \(length)"' "$plan")
 
@@ -157,10 +185,14 @@ for r in "${runlist[@]}"; do
 	else
 		b=$("$H/build/build-kernel.sh" ${flag[@]+"${flag[@]}"} nfit) || die "building the $k nfit kernel failed"
 	fi
-	"$H/build/build-nfit-test.sh" "$b" >/dev/null || die "building nfit_test for $b failed"
+	"$H/build/build-nfit-test.sh" "$b" >/dev/null || die "building nfit_test and cxl_test for $b failed"
+	# One depmod file: ndctl's for nfit_test, build-nfit-test.sh's for cxl_test.
+	dconf=$logs/depmod-$k/nfit_test_depmod.conf
+	mkdir -p "${dconf%/*}"
+	cat "$conf" "$b/cxl_test/depmod.conf" >"$dconf"
 	i=$MZ_INITRAMFS/ndctl-suite-${b##*/}.cpio.gz
 	ksrc=$(readlink -f "$b/source")
-	MZ_KSRC=$ksrc "$H/vm/initramfs.sh" --depmod-conf "$conf" "${adds[@]}" "$b" "$i" >/dev/null ||
+	MZ_KSRC=$ksrc "$H/vm/initramfs.sh" --depmod-conf "$dconf" "${adds[@]}" "$b" "$i" >/dev/null ||
 		die "making the $k initramfs failed"
 	build[$k]=$b initrd[$k]=$i
 	accel[$k]=$("$H/vm/kvm-probe.sh" --accel "$MZ_ACCEL" "$b" "$i") ||
@@ -175,23 +207,33 @@ for r in "${runlist[@]}"; do
 	# loglevel=5: the kernel's chatter (notices, info) would break the
 	# KTAP lines on the console (warnings still show); the guest prints
 	# the messages of a failed test after it.
-	app="memmap=3G!6G,1G!9G loglevel=5"
-	[ "$r" = base ] || app+=" memmap_streaming=$r"
-	read -r -a gargs <<<"${suites//,/ }"
-	gargs+=("multiplier=$m")
-	[ -z "$only" ] || gargs+=("only=$only")
-	out=$logs/$r.out log=$logs/$r.log
-	info "run $r: ${#names[@]} tests of $suites on the $k kernel (${accel[$k]}, memmap_streaming: ${r/base/none}); log: $log"
+	pol=
+	[ "$r" = base ] || pol=" memmap_streaming=$r"
 	s=$(date +%s)
-	rc=0
-	"$H/vm/vm.sh" --accel "${accel[$k]}" --timeout "$timeout" --smp 2 --mem 12G \
-		--nvdimms 2 --nvdimm-size 8G --label-size 2M --nvdimm-align 1G \
-		--append "$app" --log "$log" "${build[$k]}" "${initrd[$k]}" -- ndctl-suite "${gargs[@]}" \
-		>"$out" || rc=$?
+	: >"$logs/$r.out"
+	: >"$logs/$r.log"
+	for g in "${groups[@]}"; do
+		gsuites=${gsuites_of[$g]}
+		read -r -a gargs <<<"${gsuites//,/ }"
+		gargs+=("multiplier=$m")
+		[ -z "$only" ] || gargs+=("only=$only")
+		out=$logs/$r.$g.out log=$logs/$r.$g.log
+		info "run $r, $g guest: ${ncount[$g]} tests of $gsuites on the $k kernel (${accel[$k]}, memmap_streaming: ${r/base/none}); log: $log"
+		read -r -a vmargs <<<"${gvm[$g]}"
+		app="${gapp[$g]:+${gapp[$g]} }loglevel=5$pol"
+		rc=0
+		"$H/vm/vm.sh" --accel "${accel[$k]}" --timeout "$timeout" --smp 2 \
+			"${vmargs[@]}" --append "$app" --log "$log" \
+			"${build[$k]}" "${initrd[$k]}" -- ndctl-suite "${gargs[@]}" >"$out" || rc=$?
+		grep -qE '^# ndctl-suite: totals:' "$out" ||
+			die "run $r, $g guest: it did not finish the suite (vm.sh exit $rc); see $out and $log"
+		info "run $r, $g guest: $(sed -n 's/^# ndctl-suite: totals: //p' "$out")"
+		# One output and console per run, as ndctl-compare.sh reads them.
+		cat "$out" >>"$logs/$r.out"
+		cat "$log" >>"$logs/$r.log"
+	done
 	echo "$(mz_since "$s") ${accel[$k]}" >"$logs/$r.info"
-	grep -qE '^# ndctl-suite: totals:' "$out" ||
-		die "run $r: the guest did not finish the suite (vm.sh exit $rc); see $out and $log"
-	info "run $r: $(sed -n 's/^# ndctl-suite: totals: //p' "$out"), $(cut -d' ' -f1 "$logs/$r.info") s with the boot"
+	info "run $r: $(cut -d' ' -f1 "$logs/$r.info") s with the boots"
 done
 
 printf '%s\n' "${names[@]}" >"$logs/names.txt"

@@ -128,7 +128,7 @@ pyjson() {
 	[[ "$stderr" == *"use --sizes"* ]]
 	# The largest size sizes the host checks.
 	DISK=1000 bench_bad --sizes 1G,100G --nvdimm-memory file
-	[[ "$stderr" == *"--size 100G: the NVDIMM file's map=dev metadata"* ]]
+	[[ "$stderr" == *"--size 100G: the map=dev metadata needs up to"* ]]
 }
 
 @test "bench.sh: --check-args validates and exits before anything is built" {
@@ -202,11 +202,36 @@ pyjson() {
 	[[ "$stderr" != *"bench.sh: error: --size"* ]]
 	DISK=1000 run -1 --separate-stderr bench --size 100G --no-probe
 	[[ "$stderr" != *"bench.sh: error: --size"* ]]
+	# vm.sh backs the CXL pmem device with a file, always.
+	DISK=1000 bench_bad --size 100G --devices cxl-fsdax-dev --no-probe
+	[[ "$stderr" == *"map=dev metadata needs up to 2112 MiB"*"only 1000 MiB free"* ]]
+	DISK=3000 bench_bad --size 100G --devices fsdax-dev,cxl-fsdax-dev --nvdimm-memory file --no-probe
+	[[ "$stderr" == *"map=dev metadata needs up to 3712 MiB"* ]]
+	DISK=1000 run -1 --separate-stderr bench --size 100G --devices cxl-devdax --no-probe
+	[[ "$stderr" != *"bench.sh: error: --size"* ]]
+}
+
+@test "bench.sh: the CXL devices: by name only, sizes in CXL's 256 MiB unit, QEMU 10 after the arguments" {
+	run -0 bench --check-args --devices cxl-fsdax-dev,cxl-devdax --size 1G --no-probe
+	[[ "$output" == *"arguments OK: 2 device(s)"* ]]
+	bench_bad --devices cxl-devdax --size 384M --no-probe
+	[[ "$stderr" == *"--size 384M: a multiple of 256M with a CXL device"* ]]
+	bench_bad --devices devprivate,cxl-fsdax-dev --sizes 256M,640M --no-probe
+	[[ "$stderr" == *"--size 640M: a multiple of 256M"* ]]
+	# The default list is the NVDIMM and device-private devices.
+	run -0 bench --check-args --no-probe
+	[[ "$output" == *"arguments OK: 4 device(s)"* ]]
+	# Without QEMU 10 a run with a CXL device stops, saying how to get it,
+	# before anything is built.
+	MZ_QEMU_CXL='' MZ_QEMU=/bin/false MZ_QEMU_DIR=$T/noqemu \
+		run -1 --separate-stderr bench --devices cxl-devdax --size 1G --no-probe
+	[[ "$stderr" == *"--devices cxl-devdax: CXL memory needs QEMU 10 or newer"*"make qemu"* ]]
+	[[ "$stderr" != *"build-kernel.sh"* ]]
 }
 
 @test "bench.sh: size larger than the host's memory can back" {
 	MEM=4096 bench_bad --size 100G --no-probe
-	[[ "$stderr" == *"guest needs 5888 MiB of RAM"*"NVDIMM metadata (in QEMU's memory)"*"MemAvailable is 4096 MiB"* ]]
+	[[ "$stderr" == *"guest needs 5888 MiB of RAM"*"NVDIMM and CXL pmem metadata (in QEMU's memory)"*"MemAvailable is 4096 MiB"* ]]
 	MEM=2000 bench_bad --no-probe
 }
 
@@ -295,6 +320,35 @@ fake_bench() {
 	echo CONFIG_MEMMAP_STREAMING=y >>"$T/build/patched-x/.config"
 	BASEB=$T/build/base-x FIRSTB=$T/build/first-x PATB=$T/build/patched-x BENCH=$T/repo/harness/bench/bench.sh
 	export MZ_TREE=$T/no-tree PATH=$T/bin:$PATH
+}
+
+@test "bench.sh: the CXL devices boot QEMU 10 with CXL memory of --size, and ndctl 81 (fake vm.sh)" {
+	fake_bench
+	# vm.sh logs the QEMU it was given; the canned output names the CXL
+	# devices; build-ndctl.sh and initramfs.sh log their calls.
+	sed -i "s|^echo \"\\\$\*\" >>\"$T/vm.log\"|echo \"MZ_QEMU=\\\$MZ_QEMU \\\$*\" >>\"$T/vm.log\"|" "$T/repo/harness/vm/vm.sh"
+	sed -i 's|^cat "\(.*\)"$|sed -e s/device=fsdax-dev/device=cxl-fsdax-dev/ -e s/device=devprivate/device=cxl-devdax/ "\1"|' \
+		"$T/repo/harness/vm/vm.sh"
+	printf '#!/bin/sh\necho "%s/ndctl-root"\n' "$T" >"$T/repo/harness/build/build-ndctl.sh"
+	# shellcheck disable=SC2016 # expanded by the script it writes
+	printf '#!/bin/bash\necho "$*" >>"%s/initramfs.log"\nmkdir -p "$(dirname "${!#}")" && : >"${!#}" && echo "${!#}"\n' "$T" \
+		>"$T/repo/harness/vm/initramfs.sh"
+	cp "$T/bin/qemu-system-x86_64" "$T/qemu10"
+	sed -i 's/7\.2\.0/10.0.2/' "$T/qemu10"
+	MZ_QEMU_CXL=$T/qemu10 run -0 --separate-stderr bench --devices cxl-fsdax-dev,cxl-devdax \
+		--rebinds 3 --size 4G --accel tcg --no-probe --no-threads --results "$T/r.json"
+	[ "$(wc -l <"$T/vm.log")" -eq 3 ]
+	[ "$(grep -c "^MZ_QEMU=$T/qemu10 .* --cxl-pmem 4096M --cxl-ram 4096M .*bench cxl-fsdax-dev+cxl-devdax 3 4096 " "$T/vm.log")" -eq 3 ]
+	grep -q -- '--nvdimms 0 ' "$T/vm.log"
+	[ "$(grep -c -- "^--ndctl $T/ndctl-root .*-ndctl.cpio.gz$" "$T/initramfs.log")" -eq 2 ]
+	[[ "$stderr" == *"accel tcg (QEMU 10.0.2 (fake))"* ]]
+	[[ "$output" == *"cxl-fsdax-dev, 4 GiB"* ]] && [[ "$output" == *"cxl-devdax, 4 GiB"* ]]
+	# Headings are wrapped.
+	[[ "$(tr -s '\n ' ' ' <<<"$output")" == *"cxl-devdax: daxctl enable-device"* ]]
+	pyjson "$T/r.json" 'assert {r["device"] for r in d["results"]} == {"cxl-fsdax-dev", "cxl-devdax"}
+assert {r["instrument"] for r in d["results"] if r["device"] == "cxl-devdax" and r["metric"] == "enable_ns"} == {"EPOCHREALTIME around daxctl"}
+assert d["qemu"] == "QEMU 10.0.2 (fake)"'
+	ls "$MZ_LOGS"/bench-base-4096M-cxl.out
 }
 
 @test "bench.sh: six boots per size, base-cpus and the threaded two with THREADS=auto (fake vm.sh)" {
@@ -1084,6 +1138,20 @@ assert p["fsdax-dev", "base"]["instrument"] == "function_graph on the outermost 
 assert p["devprivate", "base"]["instrument"] == "function_graph on the outermost memremap_pages()"'
 	long=$(awk 'length > 72' <<<"$output")
 	[ -z "$long" ]
+	# A CXL ram region's device-dax: its kernel part is device_dax's probe.
+	for r in "${PHASED[@]}"; do
+		[ "$r" != --run ] || continue
+		sed -i -e 's/device=devprivate/device=cxl-devdax/' -e 's/path=memremap_pages/path=dev_dax_probe/' "${r#*=}"
+	done
+	run -0 --separate-stderr "$H/bench/bench-report.py" "${PHASED[@]}" \
+		--devices fsdax-dev,cxl-devdax --rebinds 3 --accel tcg --json "$T/r.json"
+	sed -n "/^The kernel's part of the whole bind, median/,/^\$/p" <<<"$output" |
+		grep -E '^  cxl-devdax +4 GiB +16\.50 +8\.50 0\.52x '
+	[[ "$(tr -s '\n ' ' ' <<<"$output")" == *"cxl-devdax: dev_dax_probe()"* ]]
+	pyjson "$T/r.json" 'p = {(x["device"], x["backend"]): x for x in d["results"] if x["metric"] == "probe_ns"}
+assert p["cxl-devdax", "base"]["instrument"] == "function_graph on the outermost dev_dax_probe()"
+e = {(x["device"], x["backend"]): x for x in d["results"] if x["metric"] == "enable_ns"}
+assert e["cxl-devdax", "base"]["instrument"] == "EPOCHREALTIME around daxctl"'
 }
 
 @test "bench-report.py: with several sizes, the breakdown of the largest; every size's in the JSON" {

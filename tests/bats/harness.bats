@@ -180,7 +180,7 @@ a b" ]
 		grep -qE "^  $t +[^ ]" <<<"$help" || { echo "make help lacks target $t"; false; }
 	done
 	vars=$(grep -oE '\$\([A-Z][A-Z_]*\)|^[A-Z][A-Z_]* *\?=' "$ROOT/Makefile" |
-		tr -d '()?= $' | grep -vxE 'H|LAYOUT|RESULTS|LOGS|SEND_OUT|MAKE|MAKEFILE_LIST' | sort -u)
+		tr -d '()?= $' | grep -vxE 'H|LAYOUT|RESULTS|LOGS|SEND_OUT|BENCH_CXL|MAKE|MAKEFILE_LIST' | sort -u)
 	[[ "$vars" == *VARIANT* ]]
 	# Every setting harness/lib.sh's configuration block reads: those it
 	# sets a default for, and those its "#=" lines name (a setting

@@ -53,7 +53,8 @@ plan() {
 			t("h1"; "ndctl:dax"; "hang"; 1; null),
 			t("e1"; "ndctl:ndctl"; "env"; 600; null),
 			t("e2"; "ndctl:ndctl"; "env"; 600; $wd),
-			t("c1"; "ndctl:cxl"; "pass"; 600; null)]}' >"$T/plan.json"
+			t("c1"; "ndctl:cxl"; "pass"; 600; null),
+			t("o1"; "other:suite"; "pass"; 600; null)]}' >"$T/plan.json"
 	# A dmesg for the journalctl a failed test's kernel messages come from.
 	mkdir -p "$T/bin"
 	printf '#!/bin/sh\necho "[    0.000000] Linux version"\n' >"$T/bin/dmesg"
@@ -65,14 +66,14 @@ suite() { NDCTL_SUITE_PLAN=$T/plan.json PATH=$T/bin:$PATH "$ROOT/guest/tests/ndc
 @test "ndctl-suite: meson's verdicts from exit codes, KTAP out, the default suites only" {
 	plan
 	run -0 suite
-	[ "${lines[0]}" = "TAP version 13" ] && [ "${lines[1]}" = "1..6" ]
+	[ "${lines[0]}" = "TAP version 13" ] && [ "${lines[1]}" = "1..7" ]
 	for l in "ok 1 p1" "ok 2 s1 # SKIP" "not ok 3 f1 # exit 1" "not ok 4 h1 # timed out after 1 s" \
-		"ok 5 e1" "ok 6 e2" "# out of fail" "# oops"; do
+		"ok 5 e1" "ok 6 e2" "ok 7 c1" "# out of fail" "# oops"; do
 		printf '%s\n' "${lines[@]}" | grep -qx -- "$l" || { echo "missing: $l"; false; }
 	done
-	[[ "$output" == *"# ndctl-suite: totals: pass:3 fail:2 skip:1 in "* ]]
-	# The test's output is all behind "# ", the cxl suite is not run.
-	if printf '%s\n' "${lines[@]}" | grep -q -e '^out of' -e c1; then false; fi
+	[[ "$output" == *"# ndctl-suite: totals: pass:4 fail:2 skip:1 in "* ]]
+	# The test's output is all behind "# ", a suite not named is not run.
+	if printf '%s\n' "${lines[@]}" | grep -q -e '^out of' -e o1; then false; fi
 	# A failure brings the kernel's messages of its run.
 	[[ "$output" == *"# ndctl-suite: f1: the kernel's messages of its run:"* ]]
 }
@@ -146,10 +147,10 @@ compare() {
 
 @test "ndctl-compare.sh: the series as base, base as expected: passes, table and JSON" {
 	runs base:a=pass,b=skip,c=fail off:a=pass,b=skip,c=fail on:a=pass,b=skip,c=fail
-	echo 'ndctl:cxl 12 needs cxl_test' >"$T/logs/not-run.txt"
+	echo 'ndctl:cxl 12 not selected (--suites)' >"$T/logs/not-run.txt"
 	run -0 --separate-stderr compare base,off,on
-	grep -qx 'not run: suite ndctl:cxl (12 tests): needs cxl_test' "$T/logs/table.txt"
-	jq -e '.not_run == [{suite: "ndctl:cxl", tests: 12, reason: "needs cxl_test"}]' "$T/logs/summary.json"
+	grep -qx 'not run: suite ndctl:cxl (12 tests): not selected (--suites)' "$T/logs/table.txt"
+	jq -e '.not_run == [{suite: "ndctl:cxl", tests: 12, reason: "not selected (--suites)"}]' "$T/logs/summary.json"
 	[[ "$stderr" == *"every test as on the base (7.3.4 with patches/fixes/)"* ]]
 	grep -qE '^a +pass +pass +pass *$' "$T/logs/table.txt"
 	grep -qE '^c +FAIL +FAIL +FAIL +expected on base: fail \(needs hardware the guest lacks\)$' "$T/logs/table.txt"
@@ -247,14 +248,27 @@ compare() {
 	run -2 "$H/build/build-ndctl.sh" --bogus
 }
 
-@test "build-nfit-test.sh: a kernel without libnvdimm as a module is refused, naming the variant" {
+@test "build-nfit-test.sh: a kernel without libnvdimm or the CXL drivers as modules is refused, naming the variant" {
 	mkdir -p "$T/build/include/config" "$T/src/tools/testing/nvdimm"
 	echo 0.0.1-fake >"$T/build/include/config/kernel.release"
 	echo abc >"$T/build/.mz-built"
 	ln -s "$T/src" "$T/build/source"
+	printf 'CONFIG_LIBNVDIMM=m\n' >"$T/build/.config"
+	run -1 "$H/build/build-nfit-test.sh" "$T/build"
+	[[ "$output" == *"does not lead to a kernel tree with tools/testing/cxl"* ]]
+	mkdir -p "$T/src/tools/testing/cxl"
 	printf 'CONFIG_LIBNVDIMM=y\n' >"$T/build/.config"
 	run -1 "$H/build/build-nfit-test.sh" "$T/build"
 	[[ "$output" == *"does not have CONFIG_LIBNVDIMM=m"*"Kconfig.fragments/nfit.config"* ]]
+	# The nfit variant of a tree before the CXL drivers were in base.config.
+	for s in LIBNVDIMM BLK_DEV_PMEM ND_BTT ND_PFN ACPI_NFIT DEV_DAX DEV_DAX_PMEM CXL_BUS; do
+		echo "CONFIG_$s=m"
+	done >"$T/build/.config"
+	run -1 "$H/build/build-nfit-test.sh" "$T/build"
+	[[ "$output" == *"does not have CONFIG_CXL_ACPI=m, which nfit_test and cxl_test need"* ]]
+	for s in CXL_ACPI CXL_PMEM CXL_MEM CXL_PORT DEV_DAX_HMEM; do echo "CONFIG_$s=m"; done >>"$T/build/.config"
+	run -1 "$H/build/build-nfit-test.sh" "$T/build"
+	[[ "$output" == *"does not have CONFIG_CXL_REGION=y, which cxl_test needs"* ]]
 }
 
 @test "vm.sh --label-size, --nvdimm-align: labelled, aligned NVDIMMs whose regions keep their size" {

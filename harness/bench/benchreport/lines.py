@@ -30,7 +30,8 @@ BACKEND_OF = dict(THREADED, **{BASE_CPUS: "base"})
 RUNS = ["base", BASE_CPUS, "template", "template-threads", "template+streaming",
         "template+streaming-threads"]
 METRICS = ["memmap_init_ns", "enable_ns"]
-KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
+KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate", "cxl-fsdax-dev",
+                 "cxl-devdax"]
 COMPARISONS = [("template", "base"), ("template+streaming", "base"),
                ("template+streaming", "template")]
 THREAD_COMPARISONS = [("template-threads", "template"),
@@ -68,8 +69,13 @@ NVDIMM_PHASES = {"nd_pfn_validate", "nvdimm_setup_pfn", "disk_scan_partitions",
 # The kernel's part of a whole bind (metric probe_ns): the outermost calls
 # of the drivers' probes, or for devprivate of memremap_pages() (the
 # module's own timing is its enable_ns), from the BENCH-PHASE lines.
+# cxl-devdax: device_dax's probe (daxctl enable-device; no dax_pmem).
 PROBE_FUNCS = ("nd_pmem_probe", "dax_pmem_probe")
-PROBE_FUNCS_PRIVATE = ("memremap_pages",)
+PROBE_FUNCS_OF = {"devprivate": ("memremap_pages",), "cxl-devdax": ("dev_dax_probe",)}
+# How the whole bind (enable_ns) is timed, per device.
+ENABLE_INSTRUMENT = "EPOCHREALTIME around ndctl"
+ENABLE_INSTRUMENT_OF = {"devprivate": "memremap_bench ktime_get_ns around memremap_pages()",
+                        "cxl-devdax": "EPOCHREALTIME around daxctl"}
 FLOOR_RE = re.compile(
     r"^BENCH-FLOOR device=(?P<device>\S+) phase=(?P<phase>pick|run) cand=(?P<cand>[a-z0-9]+)"
     r" rep=(?P<rep>\d+) nr_pages=(?P<nr_pages>\d+) bytes=(?P<bytes>\d+) ns=(?P<ns>\d+)$")

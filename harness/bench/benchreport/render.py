@@ -178,10 +178,15 @@ def table(doc):
     nbase = BASE_CPUS if have_cpus else "base"
     base_col = ("base", 9, lambda base, rs: fmt_ms(base["median"], 2))
     probe_what = ("nd_pmem_probe() and dax_pmem_probe(), function_graph; devprivate: "
-                  "memremap_pages()")
+                  "memremap_pages()" + ("; cxl-devdax: dev_dax_probe()"
+                                        if "cxl-devdax" in devices else ""))
+    # The device column: as wide as the longest name (cxl-fsdax-dev).
+    dw = max([11] + [len(d) for d in devices])
     blocks1 = [
         ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
-         "devprivate: memremap_pages(), ktime; every vCPU but the first offline):", "size",
+         "devprivate: memremap_pages(), ktime; "
+         + ("cxl-devdax: daxctl enable-device; " if "cxl-devdax" in devices else "")
+         + "every vCPU but the first offline):", "size",
          BACKENDS[1:], "enable_ns", "  ", "base", base_col, whole, ms_x_base),
         (f"The kernel's part of the whole bind, median ms and x base ({probe_what}; the "
          "rest is ndctl, sysfs and the driver core):", "size",
@@ -214,7 +219,7 @@ def table(doc):
                 continue
             res.append("")
             res += wrap(heading)
-            res.append(f"  {'device':<11} {'size':>7}{sep}" +
+            res.append(f"  {'device':<{dw}} {'size':>7}{sep}" +
                        sep.join(f"{h:>{w}}" for h, w in [first[:2]] + cols))
             keys = ([(d, size) for size in sizes for d in devices] if outer == "size" else
                     [(d, size) for d in devices for size in sizes])
@@ -223,7 +228,7 @@ def table(doc):
                 rs = [find(results, d, size >> 20, b, metric) for b in runs]
                 cells = [f"{first[2](base, rs):>{first[1]}}"]
                 cells += [f"{cell(r, base):>{w}}" for (_, w), r in zip(cols, rs)]
-                res.append(f"  {d:<11} {human_bytes(size):>7}{sep}" + sep.join(cells))
+                res.append(f"  {d:<{dw}} {human_bytes(size):>7}{sep}" + sep.join(cells))
         return res
 
     # The notes, then a part per series: the first series' single thread

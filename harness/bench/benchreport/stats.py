@@ -7,9 +7,9 @@ import collections
 import math
 import statistics
 
-from .lines import (BACKENDS, BACKEND_OF, COMPARISONS, CONFIDENCE, FLOOR_INSTRUMENT, METRICS,
-    NVDIMM_PHASES, PROBE_FUNCS, PROBE_FUNCS_PRIVATE, RUNS, ReportError, THREADED,
-    THREAD_COMPARISONS)
+from .lines import (BACKENDS, BACKEND_OF, COMPARISONS, CONFIDENCE, ENABLE_INSTRUMENT,
+    ENABLE_INSTRUMENT_OF, FLOOR_INSTRUMENT, METRICS, NVDIMM_PHASES, PROBE_FUNCS, PROBE_FUNCS_OF,
+    RUNS, ReportError, THREADED, THREAD_COMPARISONS)
 
 
 def _betacf(a, b, x):
@@ -113,12 +113,12 @@ def probe_ns(device, bind):
     ph = bind.get("phases")
     if ph is None:
         return None
-    tops = PROBE_FUNCS_PRIVATE if device == "devprivate" else PROBE_FUNCS
+    tops = PROBE_FUNCS_OF.get(device, PROBE_FUNCS)
     return sum(ns for pth, (_, ns) in ph.items() if pth in tops)
 
 
 def probe_instrument(device):
-    tops = PROBE_FUNCS_PRIVATE if device == "devprivate" else PROBE_FUNCS
+    tops = PROBE_FUNCS_OF.get(device, PROBE_FUNCS)
     return "function_graph on the outermost " + " and ".join(f"{f}()" for f in tops)
 
 
@@ -150,8 +150,7 @@ def aggregate(runs, sizes, devices, rebinds):
     threaded = [b for b in labels if b in THREADED]
     for size in sizes:
         for d in devices:
-            enable_instr = ("memremap_bench ktime_get_ns around memremap_pages()"
-                            if d == "devprivate" else "EPOCHREALTIME around ndctl")
+            enable_instr = ENABLE_INSTRUMENT_OF.get(d, ENABLE_INSTRUMENT)
             for b in labels:
                 binds = runs[b, size][0][d]
                 pages = binds[1]["nr_pages"]
