@@ -46,13 +46,12 @@
 # binds that reach memmap_init_zone_device()), 12 GiB of RAM of which
 # memmap=3G!6G,1G!9G makes two legacy e820 pmem regions (the DAX tests),
 # and nfit_test's emulated buses; and one for the cxl suite, whose tests
-# load cxl_test, the CXL topology emulated in the kernel (mocked ACPI CEDT
-# and mailboxes over the guest's RAM: no QEMU CXL device), with 4 GiB of
-# RAM in vm.sh --numa's nodes (cxl_test puts its memdevs on nodes 0 and
-# 1).  The two guests' outputs make the run's.  The destructive tests
-# destroy the
-# guest's NVDIMMs only: they are files this script gives each guest
-# (vm.sh), nothing of the host's.
+# load cxl_test, the CXL topology emulated in the kernel (mocked ACPI
+# CEDT and mailboxes over the guest's RAM: no QEMU CXL device), with 4 GiB
+# of RAM in vm.sh --numa's nodes (cxl_test puts its memdevs on nodes 0
+# and 1).  The two guests' outputs make the run's.  The destructive tests
+# destroy the guests' NVDIMMs only: they are files this script gives each
+# guest (vm.sh), nothing of the host's.
 #
 # Fails when a guest did not finish the suite; then ndctl-compare.sh prints
 # the table test x run and fails on any difference from the base (and
@@ -147,8 +146,9 @@ fi
 # the NVDIMMs and the e820 regions) and "cxl" for the cxl suite, whose
 # cxl_test puts its emulated memdevs on NUMA nodes 0 and 1
 # (set_dev_node(i % 2): a node that does not exist oopses in the
-# allocator): vm.sh --numa, no NVDIMM.  A guest runs when one of its
-# tests is selected.
+# allocator): vm.sh --numa, 4 GiB (and vm.sh's default NVDIMM, which the
+# cxl tests leave alone).  A guest runs when one of its tests is
+# selected.
 declare -A gsuites_of=() ncount=() gvm=() gapp=()
 gvm[nfit]="--mem 12G --nvdimms 2 --nvdimm-size 8G --label-size 2M --nvdimm-align 1G"
 gapp[nfit]="memmap=3G!6G,1G!9G"
