@@ -142,29 +142,33 @@ if [ -n "$only" ]; then
 	mapfile -t names < <(printf '%s\n' "${names[@]}" | grep -xF -f <(tr + '\n' <<<"$only") || true)
 fi
 [ ${#names[@]} -gt 0 ] || die "no test of the suites $suites${only:+ named $only} in $plan"
-# The guests of a run: "nfit" for the ndctl and dax suites (nfit_test,
-# the NVDIMMs and the e820 regions) and "cxl" for the cxl suite, whose
-# cxl_test puts its emulated memdevs on NUMA nodes 0 and 1
-# (set_dev_node(i % 2): a node that does not exist oopses in the
-# allocator): vm.sh --numa, 4 GiB (and vm.sh's default NVDIMM, which the
-# cxl tests leave alone).  A guest runs when one of its tests is
-# selected.
-declare -A gsuites_of=() ncount=() gvm=() gapp=()
+# The guests of a run: "nfit" for the tests of nfit_test, the NVDIMMs and
+# the e820 regions, and "cxl" for the tests that load cxl_test (the cxl
+# suite, and any other test whose script runs 'modprobe cxl_test', such
+# as the dax suite's daxctl-create.sh), whose emulated memdevs sit on
+# NUMA nodes 0 and 1 (set_dev_node(i % 2): a node that does not exist
+# oopses in the allocator): vm.sh --numa, 4 GiB (and vm.sh's default
+# NVDIMM, which those tests leave alone), the drivers of new devices
+# loaded as udev would (ndctl-suite cxl_test=1).  A guest runs when one
+# of its tests is selected; each is given its tests by name.
+declare -A gnames=() gvm=() gapp=() garg=()
 gvm[nfit]="--mem 12G --nvdimms 2 --nvdimm-size 8G --label-size 2M --nvdimm-align 1G"
 gapp[nfit]="memmap=3G!6G,1G!9G"
+garg[nfit]=""
 gvm[cxl]="--mem 4G --numa"
 gapp[cxl]=""
-groups=()
-for g in nfit cxl; do
-	gs=$(tr , '\n' <<<"$suites" | { if [ "$g" = cxl ]; then grep -x ndctl:cxl; else grep -vx ndctl:cxl; fi; } |
-		paste -sd, -) || true
-	[ -n "$gs" ] || continue
-	js=$(tr , '\n' <<<"$gs" | jq -R . | jq -s .)
-	n=$(jq -r --argjson s "$js" '.tests[] | select(any(.suite[]; . as $x | $s | index($x))) | .name' "$plan" |
-		grep -cxF -f <(printf '%s\n' "${names[@]}") || true)
-	[ "$n" -gt 0 ] || continue
-	groups+=("$g") gsuites_of[$g]=$gs ncount[$g]=$n
+garg[cxl]="cxl_test=1"
+for t in "${names[@]}"; do
+	g=nfit
+	script=$(jq -r --arg t "$t" '.tests[] | select(.name == $t) | .cmd[-1]' "$plan")
+	if jq -e --arg t "$t" '.tests[] | select(.name == $t) | .suite | index("ndctl:cxl")' "$plan" >/dev/null ||
+		{ [ -f "$script" ] && grep -q '^[[:space:]]*modprobe cxl_test' "$script"; }; then
+		g=cxl
+	fi
+	gnames[$g]+="${gnames[$g]:++}$t"
 done
+groups=()
+for g in nfit cxl; do [ -z "${gnames[$g]:-}" ] || groups+=("$g"); done
 
 # The suites not run, with why, for the table and the summary.
 : >"$logs/not-run.txt"
@@ -213,12 +217,10 @@ for r in "${runlist[@]}"; do
 	: >"$logs/$r.out"
 	: >"$logs/$r.log"
 	for g in "${groups[@]}"; do
-		gsuites=${gsuites_of[$g]}
-		read -r -a gargs <<<"${gsuites//,/ }"
-		gargs+=("multiplier=$m")
-		[ -z "$only" ] || gargs+=("only=$only")
+		read -r -a gargs <<<"${suites//,/ }"
+		gargs+=("multiplier=$m" "only=${gnames[$g]}" ${garg[$g]:+"${garg[$g]}"})
 		out=$logs/$r.$g.out log=$logs/$r.$g.log
-		info "run $r, $g guest: ${ncount[$g]} tests of $gsuites on the $k kernel (${accel[$k]}, memmap_streaming: ${r/base/none}); log: $log"
+		info "run $r, $g guest: $(tr + '\n' <<<"${gnames[$g]}" | wc -l) tests of $suites on the $k kernel (${accel[$k]}, memmap_streaming: ${r/base/none}); log: $log"
 		read -r -a vmargs <<<"${gvm[$g]}"
 		app="${gapp[$g]:+${gapp[$g]} }loglevel=5$pol"
 		rc=0

@@ -90,6 +90,12 @@ suite() { NDCTL_SUITE_PLAN=$T/plan.json PATH=$T/bin:$PATH "$ROOT/guest/tests/ndc
 	[[ "$output" == *"no test of the suites"* ]]
 	run -1 suite multiplier=0
 	run -1 suite bogus=1
+	# cxl_test=1 is the one value; outside a guest it loads nothing and
+	# installs no uevent helper (the tests run as without it).
+	run -1 suite cxl_test=2
+	[[ "$output" == *"unknown setting 'cxl_test=2'"* ]]
+	run -0 suite ndctl:cxl cxl_test=1
+	[ "${lines[1]}" = "1..1" ] && [[ "$output" == *"ok 1 c1"* ]]
 	NDCTL_SUITE_PLAN=$T/none run -1 "$ROOT/guest/tests/ndctl-suite"
 	[[ "$output" == *"no $T/none"* ]]
 }
