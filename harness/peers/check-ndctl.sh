@@ -45,8 +45,8 @@
 # label areas, 1 GiB-aligned (ACPI.NFIT, for the destructive tests: the
 # binds that reach memmap_init_zone_device()), 12 GiB of RAM of which
 # memmap=3G!6G,1G!9G makes two legacy e820 pmem regions (the DAX tests),
-# and nfit_test's emulated buses; and one for the cxl suite, whose tests
-# load cxl_test, the CXL topology emulated in the kernel (mocked ACPI
+# and nfit_test's emulated buses; and one for the tests that load
+# cxl_test (the cxl suite, daxctl-create.sh: see "The guests" below), the CXL topology emulated in the kernel (mocked ACPI
 # CEDT and mailboxes over the guest's RAM: no QEMU CXL device), with 4 GiB
 # of RAM in vm.sh --numa's nodes (cxl_test puts its memdevs on nodes 0
 # and 1).  The two guests' outputs make the run's.  The destructive tests
