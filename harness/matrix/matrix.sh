@@ -292,7 +292,8 @@ for v in "${vlist[@]}"; do
 done
 
 # The QEMU of the cells with CXL memory, when one runs (cxl_qemu), or why
-# there is none (cxl_why: those cells are skipped).
+# there is none (cxl_why: those cells are skipped, but for the guard's,
+# which runs without its CXL memory: the NVDIMMs' guard is not lost).
 cxl_qemu='' cxl_why=''
 for v in "${vlist[@]}"; do
 	for c in ${vparams[$v]}; do
@@ -303,7 +304,8 @@ for v in "${vlist[@]}"; do
 	done
 done
 [ -z "$cxl_qemu" ] || info "CXL cells boot $(MZ_QEMU=$cxl_qemu mz_qemu_version) ($cxl_qemu)"
-[ -z "$cxl_why" ] || warn "the CXL cells are skipped: $cxl_why"
+[ -z "$cxl_why" ] ||
+	warn "the CXL cells are skipped, and the guard runs without CXL memory: $cxl_why"
 
 # The accelerator, settled once per kernel (not by every cell at once).
 declare -A accels=()
@@ -444,6 +446,10 @@ run_cell() {
 		-) ;;
 		zone-devices) args+=("${MZ_ZONE_DEVICES[@]}") ;;
 		cxl)
+			if [ -n "$cxl_why" ] && [ "${cell_runs[$p]}" = guard ]; then
+				echo "$cxl_why" >"$out/$cell.nocxl"
+				continue
+			fi
 			cxl=1 qenv=("MZ_QEMU=$cxl_qemu")
 			args+=(--cxl-pmem "$MZ_CXL_PMEM_SIZE" --cxl-ram "$MZ_CXL_RAM_SIZE") ;;
 		\$MZ_*) w=${w#\$}; args+=("${!w}") ;;
@@ -477,7 +483,7 @@ run_cell() {
 		for f in "${files[@]}"; do targs+=("memmap_init:$f"); done
 		targs+=(devs) ;;
 	esac
-	[ "$cxl" = 0 ] || [ "$test" = guard ] || targs+=(cxl)
+	[ "$cxl" = 0 ] || targs+=(cxl)
 	if [ "$cxl" = 1 ] && [ -n "$cxl_why" ]; then
 		echo "$cxl_why" >"$out/$cell.skip"
 		echo 0 >"$out/$cell.rc"
@@ -557,6 +563,14 @@ for v in "${vlist[@]}"; do
 				  skip: 1, unexpected_skip: 0, why: $w}')")
 			skipped+=("  $v with $(pname "$p"): $why")
 			continue
+		fi
+		if [ -f "$out/$cell.nocxl" ]; then
+			why=$(cat "$out/$cell.nocxl")
+			printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$v" "$p" "(CXL)" "" "" "" "" "SKIP ($why)"
+			rows+=("$(jq -cn --arg v "$v" --arg p "$p" --arg w "$why" \
+				'{variant: $v, boot_param: $p, group: "(CXL)", pass: 0, fail: 0,
+				  skip: 1, unexpected_skip: 0, why: $w}')")
+			skipped+=("  $v with $(pname "$p"), its CXL memory: $why")
 		fi
 		rc=$(cat "$out/$cell.rc" 2>/dev/null || echo 1)
 		mapfile -t counts < <(awk -f "$H/matrix/ktap-count.awk" "$out/$cell.out" 2>/dev/null)

@@ -472,7 +472,7 @@ if [ -n "$cmb" ]; then
 	truncate -s 64M "$vmdir/nvme.img"
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	qemu+=(-drive "file=$vmdir/nvme.img,if=none,id=nvme0,format=raw"
-		-device "nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=$cmb")
+		-device "nvme,bus=pcie.0,serial=mz-cmb,drive=nvme0,cmb_size_mb=$cmb")
 	cmdline+=" nvme.use_cmb_sqes=0"
 fi
 if [ ${#carve[@]} -gt 0 ]; then cmdline+=" ${carve[*]}"; fi

@@ -578,7 +578,7 @@ fake_kernel() {
 	run -0 --separate-stderr env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --nvme-cmb 1024 \
 		--soft-reserved 512M --device-reserved 512M "$T/build" "$T/initrd" true
 	# --mem stays the guest's RAM: 2 GiB, plus the carved 1 GiB above 4 GiB.
-	for a in " -m 3072M," " -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 " \
+	for a in " -m 3072M," " -device nvme,bus=pcie.0,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 " \
 		" nvme.use_cmb_sqes=0" " memmap=512M%0x100000000-1+0xefffffff" \
 		" memmap=512M%0x120000000-1+2"; do
 		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }

@@ -305,8 +305,9 @@ EOF2
 	run matrix --guest-test fake-safe --variants stream-y \
 		--params none,safe --timeout 120 --summary "$SUMMARY"
 	[ "$status" -ne 0 ]
+	# This test's cache has no QEMU 10: the safe cell runs without its CXL memory.
 	[ "$(jq -c '[.[] | [.boot_param, .group, .pass, .skip, .unexpected_skip]]' "$SUMMARY")" = \
-		'[["none","data",1,1,1],["safe","data",1,1,0]]' ]
+		'[["none","data",1,1,1],["safe","(CXL)",0,1,0],["safe","data",1,1,0]]' ]
 	[[ "$output" == *"stream-y with no device given (guard): ok, 1 passed, 0 failed, 1 skipped (0 unexpected)"* ]]
 	[[ "$output" == *"unexpected skip in data: fsdax map=mem (set MEMMAP_INIT_NAMESPACE=namespaceX.Y"* ]]
 	[[ "$output" == *"     1  the safe cell gives the target no device: "* ]]
@@ -326,7 +327,7 @@ EOF2
 	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs MEMMAP_INIT_POLICY_ONLY=1' \
 		"$L/stream-y.off.out"
 	for c in none off; do
-		head -n 1 "$L/stream-y.$c.log" | grep -q -- ' -device nvme,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 '
+		head -n 1 "$L/stream-y.$c.log" | grep -q -- ' -device nvme,bus=pcie.0,serial=mz-cmb,drive=nvme0,cmb_size_mb=1024 '
 		grep -q 'Command line: .* memmap=512M%0x100000000-1+0xefffffff memmap=512M%0x120000000-1+2' \
 			"$L/stream-y.$c.log"
 	done
@@ -409,4 +410,33 @@ EOF2
 	[[ "$line" != *nvme* ]]
 	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_backend.sh memmap_init:memmap_equivalence.sh memmap_init:memmap_controls.sh memmap_init:memmap_data.sh memmap_init:memmap_data_devices.sh memmap_init:memmap_daxctl.sh devs cxl' \
 		"$L/stream-y.cxl.out"
+}
+
+@test "matrix.sh: the safe cell boots with CXL memory and hands the guard 'cxl'; without QEMU 10 it runs without, its summary saying why" {
+	need_vm
+	[ -x "$REAL_QEMU_CXL" ] || skip "no $REAL_QEMU_CXL: run make qemu first (make check does)"
+	L=$BATS_TEST_TMPDIR/logs
+	# This test's cache has no QEMU 10, and the host's is 7.2.
+	MZ_QEMU=qemu-system-x86_64 run matrix --guest-test fake-kselftest --variants stream-y:safe \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the CXL cells are skipped, and the guard runs without CXL memory: CXL memory needs QEMU 10"* ]]
+	[[ "$output" == *"stream-y with no device given (guard): ok, 2 passed"* ]]
+	[[ "$output" == *"Cells skipped (they need what this host lacks; the run does not fail for them):"*"stream-y with no device given (guard), its CXL memory: CXL memory needs QEMU 10"* ]]
+	[ "$(jq -c '[.[] | select(.group == "(CXL)") | [.boot_param, .skip, (.why | test("make qemu"))]]' "$SUMMARY")" = \
+		'[["safe",1,true]]' ]
+	line=$(head -n 1 "$L/stream-y.safe.log")
+	[[ "$line" == "+ qemu-system-x86_64 "* ]] && [[ "$line" != *cxl* ]]
+	[[ "$line" == *" -device nvme,bus=pcie.0,"* ]]
+	grep -qx '# fake-kselftest: arguments: ' "$L/stream-y.safe.out"
+	# Given QEMU 10: the NVMe device stays on the root bus beside the CXL
+	# host bridge, and the guard is told to find the CXL memory.
+	MZ_QEMU_CXL=$REAL_QEMU_CXL run matrix --guest-test fake-kselftest --variants stream-y:safe \
+		--timeout 120 --summary "$SUMMARY" --logs "$L"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | select(.group == "(CXL)")] | length' "$SUMMARY")" = 0 ]
+	line=$(head -n 1 "$L/stream-y.safe.log")
+	[[ "$line" == "+ $REAL_QEMU_CXL "* ]]
+	[[ "$line" == *"volatile-memdev=cxl-ram-mem"* ]] && [[ "$line" == *" -device nvme,bus=pcie.0,"* ]]
+	grep -qx '# fake-kselftest: arguments: cxl' "$L/stream-y.safe.out"
 }
