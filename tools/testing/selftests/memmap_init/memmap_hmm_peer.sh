@@ -89,10 +89,12 @@ expected_skip() {
 	esac
 }
 
-# show_failures OUTPUT: hmm-tests' failures with their assertion messages,
-# and nothing of its KTAP that could pass for ours.
+# show_failures OUTPUT: hmm-tests' failures with their assertion messages
+# and, for a case that did not end by itself, how the harness ended it (a
+# timeout, a signal), and nothing of its KTAP that could pass for ours.
 show_failures() {
-	grep -E '^(not ok|Bail out)|FAIL|^# +[^ ]+\.c:[0-9]+:' "$1" |
+	grep -E -e '^(not ok|Bail out)|FAIL|^# +[^ ]+\.c:[0-9]+:' \
+		-e '^# [^ ]+: Test (terminated|ended) ' "$1" |
 		head -n 40 | sed 's/^/# hmm-tests: /'
 }
 
