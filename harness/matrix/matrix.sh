@@ -550,28 +550,30 @@ rows=()
 failed=()
 skipped=()
 declare -A expected=()
+# skip_row V P GROUP WHAT FILE: the table's row, the JSON row and the
+# "Cells skipped" line of a part of cell V.P that did not run (GROUP:
+# "(cell)" for all of it, "(CXL)" for its CXL memory), with FILE's text
+# as the reason; WHAT follows the cell's name in that line.
+skip_row() {
+	local why
+	why=$(cat "$5")
+	printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$1" "$2" "$3" "" "" "" "" "SKIP ($why)"
+	rows+=("$(jq -cn --arg v "$1" --arg p "$2" --arg g "$3" --arg w "$why" \
+		'{variant: $v, boot_param: $p, group: $g, pass: 0, fail: 0,
+		  skip: 1, unexpected_skip: 0, why: $w}')")
+	skipped+=("  $1 with $(pname "$2")$4: $why")
+}
 printf '\n%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' variant param group pass fail skip unexp status
 for v in "${vlist[@]}"; do
 	read -r -a ps <<<"${vparams[$v]}"
 	for p in "${ps[@]}"; do
 		cell=$v.$p
 		if [ -f "$out/$cell.skip" ]; then
-			why=$(cat "$out/$cell.skip")
-			printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$v" "$p" "(cell)" "" "" "" "" "SKIP ($why)"
-			rows+=("$(jq -cn --arg v "$v" --arg p "$p" --arg w "$why" \
-				'{variant: $v, boot_param: $p, group: "(cell)", pass: 0, fail: 0,
-				  skip: 1, unexpected_skip: 0, why: $w}')")
-			skipped+=("  $v with $(pname "$p"): $why")
+			skip_row "$v" "$p" "(cell)" "" "$out/$cell.skip"
 			continue
 		fi
-		if [ -f "$out/$cell.nocxl" ]; then
-			why=$(cat "$out/$cell.nocxl")
-			printf '%-14s %-8s %-12s %5s %5s %5s %5s  %s\n' "$v" "$p" "(CXL)" "" "" "" "" "SKIP ($why)"
-			rows+=("$(jq -cn --arg v "$v" --arg p "$p" --arg w "$why" \
-				'{variant: $v, boot_param: $p, group: "(CXL)", pass: 0, fail: 0,
-				  skip: 1, unexpected_skip: 0, why: $w}')")
-			skipped+=("  $v with $(pname "$p"), its CXL memory: $why")
-		fi
+		[ ! -f "$out/$cell.nocxl" ] ||
+			skip_row "$v" "$p" "(CXL)" ", its CXL memory" "$out/$cell.nocxl"
 		rc=$(cat "$out/$cell.rc" 2>/dev/null || echo 1)
 		mapfile -t counts < <(awk -f "$H/matrix/ktap-count.awk" "$out/$cell.out" 2>/dev/null)
 		mapfile -t unexp < <(unexpected_skips "$v" "$p")
