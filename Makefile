@@ -76,7 +76,7 @@ check-debug: deps
 		--summary $(RESULTS)/check-debug-summary.json \
 		--logs $(LOGS)/matrix-debug $(MATRIX_ARGS)
 
-#: maintainer checks: checkpatch, per-patch builds, sparse, arm64 (SERIES_CHECK)
+#: maintainer checks: checkpatch, per-patch builds, sparse, arm64 (objects, KUnit) (SERIES_CHECK)
 check-series: deps
 	$(H)/check/check-series.sh $(SERIES_CHECK)
 
@@ -181,7 +181,7 @@ probe:
 #= BENCH_CXL_ARGS bench: the CXL run's bench.sh options (default: both CXL devices at 1G, no probe; empty skips the run)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix/matrix.sh options, e.g. '--params none,on'
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
-#= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, nozd, codegen or all (default)
+#= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, kunit-arm64, nozd, codegen or all (default)
 #= MZ_BISECT_FROM check-series bisect: start from this revision of the tree (e.g. opt-in)
 #= MZ_BISECT_TO   check-series bisect: stop after this revision of the tree (e.g. fixes)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)

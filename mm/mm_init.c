@@ -48,6 +48,11 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/memmap.h>
 
+#if IS_ENABLED(CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST)
+/* For mm/tests/zone_device_memmap_kunit.c built as a module. */
+EXPORT_TRACEPOINT_SYMBOL_GPL(memmap_init_zone_device);
+#endif
+
 #ifndef CONFIG_NUMA
 unsigned long max_mapnr;
 EXPORT_SYMBOL(max_mapnr);
@@ -1484,6 +1489,11 @@ out:
 		 streaming ? "template+streaming" :
 		 use_template ? "template" : "slow", threads, nid);
 }
+
+#if IS_ENABLED(CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST)
+/* Its KUnit test initializes a memmap twice; nothing else may. */
+EXPORT_SYMBOL_FOR_MODULES(memmap_init_zone_device, "zone_device_memmap_kunit");
+#endif
 #endif
 
 /*

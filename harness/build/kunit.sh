@@ -7,9 +7,18 @@
 #
 #   x86_64        x86-64, with the streaming backend (MOVNTI)
 #   arm64         arm64, the other large architecture with ZONE_DEVICE
+#                 (make check-series runs it)
 #   x86_64-kasan  x86-64 with generic KASAN: the template path must run
 #                 there (the test checks the backend each call reports),
 #                 without the streaming backend, which KASAN kernels lack
+#                 (make check-debug runs it)
+#
+# kunit.sh --console LOG: no kernel is built; LOG is the console of a guest
+# that loaded the test as a module (guest/tests/smoke, whose step 5 prints
+# the suite's debugfs results as "# kunit: LINE"); those lines are parsed
+# as any run's are.  make check does this with its smoke guest, so the
+# guest kernel (CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST=m in base.config) is
+# the only x86-64 kernel it builds.
 #
 # For each architecture the kernel's own tools/testing/kunit/kunit.py
 # configures and builds a small kernel from the test's kunitconfig
@@ -23,9 +32,9 @@
 # gcc-aarch64-linux-gnu and boots in qemu-system-aarch64 (qemu-system-arm);
 # harness/deps.sh installs both.
 #
-# The exit status is non-zero when any architecture fails, crashes, skips
-# or runs no test.  Cold, each architecture is a kernel build of 3-10
-# minutes on two cores.  Logs: $MZ_LOGS/kunit-ARCH.{build,console,log}.
+# The exit status is non-zero when any run fails, crashes, skips or runs
+# no test.  Cold, each architecture is a kernel build of 3-10 minutes on
+# two cores.  Logs: $MZ_LOGS/kunit-RUN.{build,console,log}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -42,14 +51,23 @@ declare -A machine=([x86_64]="-bios qboot.rom" [arm64]="-machine virt -cpu max")
 
 usage() {
 	echo "usage: ${0##*/} [RUN...]   (RUN: x86_64 arm64 x86_64-kasan; default: all three)" >&2
+	echo "       ${0##*/} --console LOG   (the KTAP a guest printed as \"# kunit: LINE\")" >&2
 	exit 2
 }
+console_log=
+if [ "${1:-}" = --console ]; then
+	[ $# -eq 2 ] || usage
+	console_log=$2
+	[ -f "$console_log" ] || die "--console $console_log: no such file"
+	set --
+fi
 runs=("$@")
 [ ${#runs[@]} -gt 0 ] || runs=(x86_64 arm64 x86_64-kasan)
 for r in "${runs[@]}"; do
 	case "$r" in -*) usage ;; esac
 	[ -n "${qemu[${r%-kasan}]:-}" ] || { echo "${0##*/}: unknown run '$r'" >&2; usage; }
 done
+[ -z "$console_log" ] || runs=(guest)
 
 need_tool python3 python3
 need_tool timeout coreutils
@@ -61,7 +79,7 @@ mkdir -p "$MZ_LOGS"
 
 # run RUN: build, boot and parse; false on any failure.
 run() {
-	local r=$1 a=${1%-kasan} out=$MZ_BUILD/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg summary
+	local r=$1 a=${1%-kasan} out=$MZ_BUILD/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg
 	local -a build=(python3 tools/testing/kunit/kunit.py build --kunitconfig="$kunitconfig"
 		--arch="$a" --build_dir="$out" --jobs="$MZ_JOBS")
 	[ "$r" = "$a" ] || build+=(--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_KASAN_GENERIC=y)
@@ -85,6 +103,13 @@ run() {
 	info "$r: booting it under ${accel^^}: $(mz_quote "${boot[@]}")"
 	timeout 900 "${boot[@]}" </dev/null >"$log.console" 2>&1 ||
 		info "$r: QEMU exited with status $? (see $log.console)"
+	verdict "$r" "$log"
+}
+
+# verdict RUN LOG: kunit.py's parse of LOG.console into LOG.log, printed;
+# false unless some case passed and none failed, crashed or skipped.
+verdict() {
+	local r=$1 log=$2 summary
 	(cd "$src" && python3 tools/testing/kunit/kunit.py parse "$log.console") >"$log.log" 2>&1 || true
 	sed "s/^/  $r: /" "$log.log" >&2
 	summary=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$log.log" | tail -n 1 || true)
@@ -96,9 +121,27 @@ run() {
 	info "$r: ${summary#*] }"
 }
 
+# guest: the "# kunit: " lines of a guest's console (CRs and the prefix
+# taken off) are the KTAP to parse.
+guest() {
+	local log=$MZ_LOGS/kunit-guest
+	rm -f "$log.console" "$log.log"
+	sed -n 's/\r$//; s/^# kunit: //p' "$console_log" >"$log.console"
+	if [ ! -s "$log.console" ]; then
+		info "guest: FAILED: no '# kunit: ' lines in $console_log (did the guest load zone_device_memmap_kunit? see its step 5)"
+		return 1
+	fi
+	info "guest: the KTAP of $console_log"
+	verdict guest "$log"
+}
+
 failed=()
 for r in "${runs[@]}"; do
-	run "$r" || failed+=("$r")
+	if [ "$r" = guest ]; then
+		guest || failed+=("$r")
+	else
+		run "$r" || failed+=("$r")
+	fi
 done
 [ ${#failed[@]} -eq 0 ] || die "KUnit failed on: ${failed[*]}"
 info "KUnit passed on: ${runs[*]}"

@@ -3,7 +3,7 @@
 #
 # check-series.sh: the checks a maintainer runs on the series itself.
 #
-#   check-series.sh [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]
+#   check-series.sh [--build DIR] [checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]
 #                   (default: all)
 #
 #   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-y build
@@ -29,6 +29,9 @@
 #               release vs series: no new sparse warnings
 #   arm64       the objects the series touches compile for arm64 (Debian's
 #               cross gcc) through the generic memcpy_nontemporal() fallback
+#   kunit-arm64 the series' KUnit test on arm64, through kunit.py and QEMU
+#               (harness/build/kunit.sh arm64: a small kernel of its own;
+#               make check runs the test on x86-64 in its smoke guest)
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
 #   codegen     in mm/mm_init.o of the stream-y build, the template
 #               copies are inline MOVNTI or plain word stores, never a
@@ -41,7 +44,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--build DIR] [checkpatch|bisect|sparse|arm64|nozd|codegen|all]" >&2
+	echo "usage: ${0##*/} [--build DIR] [checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]" >&2
 	exit 2
 }
 prebuilt=
@@ -52,7 +55,7 @@ if [ "${1:-}" = --build ]; then
 	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh stream-y output directory)"
 fi
 what=${1:-all}
-case "$what" in checkpatch|bisect|sparse|arm64|nozd|codegen|all) ;; *) usage ;; esac
+case "$what" in checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all) ;; *) usage ;; esac
 [ $# -le 1 ] || usage
 
 tree=$("$MZ_ROOT/harness/series/tree.sh" apply)
@@ -233,11 +236,12 @@ nozd) nozd ;;
 bisect) bisect ;;
 sparse) sparse_check ;;
 arm64) arm64 ;;
+kunit-arm64) "$MZ_ROOT/harness/build/kunit.sh" arm64 ;;
 all)
 	# Every check runs, each in its own process (a failing one stops only
 	# itself), and the status says whether any failed.
 	failed=()
-	for s in checkpatch codegen bisect sparse arm64 nozd; do
+	for s in checkpatch codegen bisect sparse arm64 kunit-arm64 nozd; do
 		info "=== $s"
 		"$0" ${prebuilt:+--build "$prebuilt"} "$s" || failed+=("$s")
 	done

@@ -16,10 +16,8 @@
 #               ndctl series' included
 #   distro-config  Debian's own 7.3.4 configuration, after olddefconfig on
 #               the series, gets CONFIG_MEMMAP_STREAMING=y (distro-config.sh)
-#   kernel      the series builds (variant stream-y)
-#   kunit       the series' KUnit test of the template copy on x86_64 and
-#               arm64, through kunit.py and QEMU (harness/build/kunit.sh; its
-#               KASAN run is make check-debug's)
+#   kernel      the series builds (variant stream-y), with the series'
+#               KUnit test as a module (base.config)
 #   ndctl       the companion ndctl series applies to ndctl 81 (fetched
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it
@@ -30,13 +28,18 @@
 #   codegen     the template copies compile to what the series promises
 #               (harness/build/codegen-check.sh: inline MOVNTI, the drains)
 #   bats        host-side harness tests, VM tests included
-#   smoke       the guest smoke test: fsdax, devdax, device-private
+#   smoke       the guest smoke test: fsdax, devdax, device-private, and
+#               the KUnit test loaded as a module (its step 5)
+#   kunit       kunit.py's verdict on the KTAP the smoke guest printed
+#               (harness/build/kunit.sh --console); the arm64 run is
+#               make check-series', the KASAN run make check-debug's
 #   matrix      the selftests across every variant x boot parameter
 #               (harness/matrix/matrix.sh), unless MZ_CHECK_QUICK=1
 #
 # Every step runs even after a failure; the last line is the plain
 # "N passed, N failed" summary and the exit status is non-zero on any
-# failure.  Logs: $MZ_LOGS.
+# failure.  Before it, the total time, and a warning naming the slowest
+# steps when it passes MZ_CHECK_BUDGET (lib.sh).  Logs: $MZ_LOGS.
 set -uo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -46,6 +49,9 @@ set -uo pipefail
 passed=0
 failed=0
 failures=()
+times=()
+check_start=$(date +%s)
+# step NAME CMD...: run CMD as step NAME, count it and keep its time.
 step() {
 	local name=$1 start rc
 	shift
@@ -53,6 +59,7 @@ step() {
 	info "=== $name: $(mz_quote "$@")"
 	"$@"
 	rc=$?
+	times+=("$(mz_since "$start") $name")
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
 		info "=== $name: ok ($(mz_since "$start") s)"
@@ -95,7 +102,6 @@ step distro-config "$H/build/distro-config.sh"
 build=
 kernel() { build=$("$H/build/build-kernel.sh" stream-y); }
 step kernel kernel
-step kunit "$H/build/kunit.sh" x86_64 arm64
 ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build/build-ndctl.sh"); }
 step ndctl build_ndctl
@@ -110,6 +116,7 @@ if [ -n "$build" ]; then
 			"$H/vm/vm.sh" --log "$MZ_LOGS/check-smoke.log" "$build" "$initrd" -- smoke
 	}
 	step smoke smoke
+	step kunit "$H/build/kunit.sh" --console "$MZ_LOGS/check-smoke.log"
 	if [ "$MZ_CHECK_QUICK" != 1 ] && [ -x "$H/matrix/matrix.sh" ]; then
 		if [ -n "$ndctl_root" ]; then
 			step matrix "$H/matrix/matrix.sh" --ndctl "$ndctl_root"
@@ -123,6 +130,12 @@ fi
 
 if [ "$failed" -gt 0 ]; then
 	info "failed steps: ${failures[*]} (logs in $MZ_LOGS)"
+fi
+total=$(mz_since "$check_start")
+info "=== total: $total s (budget $MZ_CHECK_BUDGET s, MZ_CHECK_BUDGET)"
+if [ "$total" -gt "$MZ_CHECK_BUDGET" ]; then
+	slowest=$(printf '%s\n' "${times[@]}" | sort -rn | head -n 3 | awk '{ printf "%s%s %s s", NR > 1 ? ", " : "", $2, $1 }')
+	warn "make check took $total s, over its budget of $MZ_CHECK_BUDGET s; slowest steps: $slowest (cold budgets per step: docs/matrix.md, \"Time\")"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

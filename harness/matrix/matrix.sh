@@ -66,9 +66,11 @@
 # $MZ_NUMA_NVDIMM_SIZE NVDIMM, large enough for devdax align=1G, and runs the
 # threads group (memmap_threads.sh) there: where the multithreaded init
 # runs, on how many threads, and that its chunks keep 1 GiB folios whole.
-# The "threads" cell runs the threads group alone in an ordinary guest;
-# on no-sched-mc (CONFIG_SCHED_MC off, so the scheduler sees no shared
-# cache) it shows that where the helpers run does not depend on it.
+# The "threads" cell runs the threads group alone in a guest whose CPUs
+# are each a socket of their own (vm.sh --no-shared-llc, which the guest
+# checks: no sched domain shares a last-level cache, as in a kernel
+# without CONFIG_SCHED_MC), showing that where the helpers run does not
+# depend on the scheduler's cache topology.
 # The "distro" cell runs the ndctl and backend groups with the host's
 # Debian ndctl (76.1 on Debian 12), as users who run the target with their
 # distribution's ndctl do: the ndctl group, which needs create-namespace
@@ -439,7 +441,7 @@ run_cell() {
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
-	local test=${guest_test:-kselftest} targs=(memmap_init devs) files cxl=0
+	local test=${guest_test:-kselftest} targs=(memmap_init devs) files cxl=0 llc=0
 	local -a qenv=()
 	for w in ${cell_vm[$p]}; do
 		case "$w" in
@@ -453,6 +455,8 @@ run_cell() {
 			cxl=1 qenv=("MZ_QEMU=$cxl_qemu")
 			args+=(--cxl-pmem "$MZ_CXL_PMEM_SIZE" --cxl-ram "$MZ_CXL_RAM_SIZE") ;;
 		\$MZ_*) w=${w#\$}; args+=("${!w}") ;;
+		# The guest checks that it got what it asked for.
+		--no-shared-llc) llc=1; args+=("$w") ;;
 		*) args+=("$w") ;;
 		esac
 	done
@@ -484,6 +488,7 @@ run_cell() {
 		targs+=(devs) ;;
 	esac
 	[ "$cxl" = 0 ] || targs+=(cxl)
+	[ "$llc" = 0 ] || targs+=(no-shared-llc)
 	if [ "$cxl" = 1 ] && [ -n "$cxl_why" ]; then
 		echo "$cxl_why" >"$out/$cell.skip"
 		echo 0 >"$out/$cell.rc"

@@ -110,8 +110,13 @@
 #                         256 MiB of RAM and no CPU (a memory-only node),
 #                         nearer to node 1 (distance 15) than to node 0
 #                         (30; 0 to 1: 20).  Every CPU is a socket of its
-#                         own, so that no cache is shared across nodes.
+#                         own, so that no cache is shared across nodes
+#                         (--no-shared-llc).
 #                         Needs --smp 2 or more and --mem 1G or more.
+#   --no-shared-llc       every CPU a socket of its own: no two CPUs share
+#                         a last-level cache, so the scheduler sees what a
+#                         kernel without CONFIG_SCHED_MC sees (no domain
+#                         with SD_SHARE_LLC, cpus_share_cache() false)
 #   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
 #                         recreate them empty, i.e. label-less and zeroed)
 #   --console             also stream the guest console to stderr
@@ -139,7 +144,7 @@ usage() {
 	echo "         --nvdimm-memory file|ram" >&2
 	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
 	echo "         --soft-reserved SIZE --device-reserved SIZE --cxl-pmem SIZE --cxl-ram SIZE" >&2
-	echo "         --numa --keep-nvdimm --console --dry-run (see the header)" >&2
+	echo "         --numa --no-shared-llc --keep-nvdimm --console --dry-run (see the header)" >&2
 	exit 2
 }
 
@@ -166,6 +171,7 @@ console=0
 shell=0
 dry_run=0
 numa=0
+own_llc=0
 cmb=
 softres=
 devres=
@@ -198,6 +204,7 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--keep-nvdimm) keep=1; shift ;;
 	--numa) numa=1; shift ;;
+	--no-shared-llc) own_llc=1; shift ;;
 	--console) console=1; shift ;;
 	--shell) shell=1; shift ;;
 	--dry-run) dry_run=1; shift ;;
@@ -365,8 +372,9 @@ slots=4
 # With --numa every CPU is a socket of its own: QEMU would put them all in
 # one, sharing a cache across nodes, which the kernel warns about
 # (topology_sane()).
+[ "$numa" = 0 ] || own_llc=1
 smp_arg=$smp
-[ "$numa" = 0 ] || smp_arg="$smp,sockets=$smp,cores=1,threads=1"
+[ "$own_llc" = 0 ] || smp_arg="$smp,sockets=$smp,cores=1,threads=1"
 # shellcheck disable=SC2054 # the commas are QEMU's
 machine=q35,nvdimm=on
 [ $((cxlpmib + cxlrmib)) -eq 0 ] || machine+=,cxl=on
@@ -488,6 +496,7 @@ what="$nvdimms x $nvsize NVDIMM${nvlabel:+ (label area $nvlabel)}${labelsize:+ +
 [ -z "$softres" ] || what+=", $softres soft reserved"
 [ -z "$devres" ] || what+=", $devres reserved"
 [ "$numa" = 0 ] || what+=", 3 NUMA nodes (NVDIMMs on node 1, node 2 memory-only)"
+[ "$own_llc" = 0 ] || [ "$numa" = 1 ] || what+=", a socket per CPU"
 [ -z "$cxlpmem" ] || what+=", CXL $cxlpmem persistent"
 [ -z "$cxlram" ] || what+=", CXL $cxlram volatile"
 

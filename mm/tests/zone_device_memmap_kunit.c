@@ -46,9 +46,15 @@ static void zdm_case_desc(const struct zdm_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(zdm, zdm_cases, zdm_case_desc);
 
-/* What the probes saw during one memmap_init_zone_device() call. */
+/*
+ * What the probes saw of the test's own range during one
+ * memmap_init_zone_device() call.  The tracepoints are global: other
+ * binds and page allocations on any CPU fire them meanwhile.
+ */
 struct zdm_seen {
-	unsigned long page_ref_sets;
+	unsigned long pfn;
+	unsigned long nr;
+	atomic_long_t page_ref_sets;
 	int backend;
 	unsigned long nr_pages;
 };
@@ -57,7 +63,8 @@ static void zdm_page_ref_set(void *data, struct page *page, int v)
 {
 	struct zdm_seen *seen = data;
 
-	seen->page_ref_sets++;
+	if (page_to_pfn(page) - seen->pfn < seen->nr)
+		atomic_long_inc(&seen->page_ref_sets);
 }
 
 static void zdm_memmap_init(void *data, unsigned long start_pfn,
@@ -67,8 +74,10 @@ static void zdm_memmap_init(void *data, unsigned long start_pfn,
 {
 	struct zdm_seen *seen = data;
 
-	seen->backend = backend;
-	seen->nr_pages = nr_pages;
+	if (start_pfn != seen->pfn)
+		return;
+	WRITE_ONCE(seen->backend, backend);
+	WRITE_ONCE(seen->nr_pages, nr_pages);
 }
 
 static vm_fault_t zdm_migrate_to_ram(struct vm_fault *vmf)
@@ -88,35 +97,73 @@ static const struct dev_pagemap_ops zdm_ops = {
 /*
  * Poison the memmap of [@pfn, @pfn + @nr), initialize it with
  * memmap_init_zone_device() in @zone, through the slow path when @slow,
- * and copy the result to @out.
+ * and copy the result to @out.  The memmap is poisoned only once the
+ * probes are in place, so that it is always initialized again; they are
+ * gone when this returns, whatever happened.
  */
-static void zdm_init(struct kunit *test, struct zone *zone,
-		     struct dev_pagemap *pgmap, unsigned long pfn,
-		     unsigned long nr, bool slow, struct page *out,
-		     struct zdm_seen *seen)
+static int zdm_init(struct kunit *test, struct zone *zone,
+		    struct dev_pagemap *pgmap, unsigned long pfn,
+		    unsigned long nr, bool slow, struct page *out,
+		    struct zdm_seen *seen)
 {
 	struct page *first = pfn_to_page(pfn);
 	int ret;
 
-	memset(seen, 0, sizeof(*seen));
+	seen->pfn = pfn;
+	seen->nr = nr;
+	atomic_long_set(&seen->page_ref_sets, 0);
 	seen->backend = -1;
-	memset(first, ZDM_POISON, nr * sizeof(struct page));
+	seen->nr_pages = 0;
 
 	ret = register_trace_memmap_init_zone_device(zdm_memmap_init, seen);
-	KUNIT_ASSERT_EQ(test, ret, 0);
+	if (ret) {
+		KUNIT_FAIL(test, "cannot probe memmap_init_zone_device: %d", ret);
+		return ret;
+	}
 	if (slow) {
 		ret = register_trace_page_ref_set(zdm_page_ref_set, seen);
-		KUNIT_ASSERT_EQ(test, ret, 0);
+		if (ret) {
+			KUNIT_FAIL(test, "cannot probe page_ref_set: %d", ret);
+			goto out;
+		}
 	}
 
+	memset(first, ZDM_POISON, nr * sizeof(struct page));
 	memmap_init_zone_device(zone, pfn, nr, pgmap);
 
 	if (slow)
 		unregister_trace_page_ref_set(zdm_page_ref_set, seen);
+out:
 	unregister_trace_memmap_init_zone_device(zdm_memmap_init, seen);
 	tracepoint_synchronize_unregister();
 
-	memcpy(out, first, nr * sizeof(struct page));
+	if (!ret)
+		memcpy(out, first, nr * sizeof(struct page));
+	return ret;
+}
+
+static void zdm_release_region(void *data)
+{
+	struct resource *res = data;
+
+	release_mem_region(res->start, resource_size(res));
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(zdm_memunmap_pages, memunmap_pages,
+			    struct dev_pagemap *);
+
+/* The backend a case's request must get, or -1 where the policy decides. */
+static int zdm_backend(const struct zdm_case *c)
+{
+	switch (c->streaming) {
+	case PGMAP_MEMMAP_STREAMING_ON:
+		return IS_ENABLED(CONFIG_MEMMAP_STREAMING) ?
+		       MEMMAP_INIT_TEMPLATE_STREAMING : MEMMAP_INIT_TEMPLATE;
+	case PGMAP_MEMMAP_STREAMING_OFF:
+		return MEMMAP_INIT_TEMPLATE;
+	default:
+		return -1;
+	}
 }
 
 static void zdm_template_matches_slow_path(struct kunit *test)
@@ -131,12 +178,13 @@ static void zdm_template_matches_slow_path(struct kunit *test)
 	struct resource *res;
 	struct zone *zone;
 	void *addr;
+	int ret;
 
 	if (c->order > MAX_FOLIO_ORDER)
 		kunit_skip(test, "order %u is above MAX_FOLIO_ORDER", c->order);
 
-	tmpl = kunit_kzalloc(test, nr * sizeof(struct page), GFP_KERNEL);
-	slow = kunit_kzalloc(test, nr * sizeof(struct page), GFP_KERNEL);
+	tmpl = kunit_kcalloc(test, nr, sizeof(struct page), GFP_KERNEL);
+	slow = kunit_kcalloc(test, nr, sizeof(struct page), GFP_KERNEL);
 	pgmap = kunit_kzalloc(test, sizeof(*pgmap), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tmpl);
 	KUNIT_ASSERT_NOT_NULL(test, slow);
@@ -147,6 +195,8 @@ static void zdm_template_matches_slow_path(struct kunit *test)
 	if (IS_ERR(res))
 		kunit_skip(test, "no free physical range of %lu bytes: %pe",
 			   size, res);
+	ret = kunit_add_action_or_reset(test, zdm_release_region, res);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 
 	pgmap->type = MEMORY_DEVICE_PRIVATE;
 	pgmap->range.start = res->start;
@@ -158,17 +208,20 @@ static void zdm_template_matches_slow_path(struct kunit *test)
 	pgmap_set_memmap_streaming(pgmap, c->streaming);
 
 	addr = memremap_pages(pgmap, NUMA_NO_NODE);
-	if (IS_ERR(addr)) {
-		release_mem_region(res->start, resource_size(res));
-		KUNIT_FAIL(test, "memremap_pages() failed: %pe", addr);
-		return;
-	}
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(addr), "memremap_pages() failed: %pe",
+			       addr);
+	ret = kunit_add_action_or_reset(test, zdm_memunmap_pages, pgmap);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	pfn = PHYS_PFN(res->start);
 	/* Read before the memmap holds poison. */
 	zone = page_zone(pfn_to_page(pfn));
 
-	zdm_init(test, zone, pgmap, pfn, nr, false, tmpl, &tmpl_seen);
-	zdm_init(test, zone, pgmap, pfn, nr, true, slow, &slow_seen);
+	/* The template path cannot run while someone traces page_ref_set. */
+	if (page_ref_tracepoint_active(page_ref_set))
+		kunit_skip(test, "the page_ref_set tracepoint is in use");
+	if (zdm_init(test, zone, pgmap, pfn, nr, false, tmpl, &tmpl_seen) ||
+	    zdm_init(test, zone, pgmap, pfn, nr, true, slow, &slow_seen))
+		return;
 
 	for (i = 0; i < nr; i++) {
 		if (memcmp(&tmpl[i], &slow[i], sizeof(struct page))) {
@@ -177,18 +230,21 @@ static void zdm_template_matches_slow_path(struct kunit *test)
 		}
 	}
 
-	/* Leave the memmap as the slow path wrote it, then unmap. */
-	memunmap_pages(pgmap);
-	release_mem_region(res->start, resource_size(res));
-
+	/* The actions unmap the range, its memmap as the slow path wrote it. */
 	KUNIT_EXPECT_EQ(test, tmpl_seen.nr_pages, nr);
-	KUNIT_EXPECT_NE(test, tmpl_seen.backend, MEMMAP_INIT_SLOW);
+	KUNIT_EXPECT_EQ(test, slow_seen.nr_pages, nr);
+	if (zdm_backend(c) < 0)
+		KUNIT_EXPECT_NE(test, tmpl_seen.backend, MEMMAP_INIT_SLOW);
+	else
+		KUNIT_EXPECT_EQ(test, tmpl_seen.backend, zdm_backend(c));
 	KUNIT_EXPECT_EQ(test, slow_seen.backend, MEMMAP_INIT_SLOW);
 	/*
-	 * The slow path set the count of every head through set_page_count();
-	 * of the tails, only those not sharing vmemmap pages are written.
+	 * The slow path set the count of every head of the range through
+	 * set_page_count(); of the tails, only those not sharing vmemmap
+	 * pages are written.
 	 */
-	KUNIT_EXPECT_GE(test, slow_seen.page_ref_sets, nr >> c->order);
+	KUNIT_EXPECT_GE(test, atomic_long_read(&slow_seen.page_ref_sets),
+			nr >> c->order);
 
 	if (bad) {
 		const unsigned long *t = (const unsigned long *)&tmpl[first_bad];

@@ -815,6 +815,24 @@ stub_tools() {
 	[[ "$output" == *"timed out after 35s"* ]]
 }
 
+@test "vm: --no-shared-llc gives each CPU a socket; kselftest no-shared-llc checks the guest's sched domains" {
+	need_vm
+	# A stand-in for the kselftest tree: the check runs before it.
+	mkdir -p "$T/ksft"
+	printf '#!/bin/sh\necho "TAP version 13"\necho "1..0"\n' >"$T/ksft/run_kselftest.sh"
+	chmod +x "$T/ksft/run_kselftest.sh"
+	"$H/vm/initramfs.sh" --add "$ROOT/tests/guest:/mz/tests" --add "$T/ksft:/mz/kselftest" \
+		"$MZ_TEST_BUILD" "$T/i.cpio.gz" >/dev/null 2>&1
+	run -0 vm --timeout 120 --no-shared-llc "$MZ_TEST_BUILD" "$T/i.cpio.gz" kselftest no-shared-llc
+	head -n 1 "$T/console.log" | grep -q -- ' -smp 2,sockets=2,cores=1,threads=1 '
+	[[ "$output" == *"# kselftest: no-shared-llc: none of "*" sched domains has SD_SHARE_LLC"* ]]
+	# QEMU's default topology puts both CPUs in one socket, sharing its
+	# last-level cache: the check fails there.
+	rm -f "$T/console.log"
+	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$T/i.cpio.gz" kselftest no-shared-llc
+	[[ "$output" == *"has SD_SHARE_LLC: CPUs share a last-level cache"* ]]
+}
+
 @test "vm: --dry-run prints the QEMU command, which boots when pasted; the log starts with it" {
 	need_vm
 	run -0 --separate-stderr vm --timeout 120 --dry-run --append 'mz.note=a' \

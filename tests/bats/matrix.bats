@@ -351,13 +351,14 @@ EOF2
 	grep -q 'Command line: .* isolcpus=4' "$L/stream-y.numa.log"
 	line=$(head -n 1 "$L/stream-y.numa.log")
 	[[ "$line" != *nvme* ]] && [[ "$line" != *memmap=* ]]
-	# The threads cell: the threads group alone, two vCPUs, no NUMA.
+	# The threads cell: the threads group alone, two vCPUs, each a socket
+	# of its own (no shared last-level cache, which the guest checks), no NUMA.
 	run matrix --guest-test fake-kselftest --variants stream-y:threads \
 		--timeout 120 --summary "$SUMMARY" --logs "$L"
 	[ "$status" -eq 0 ]
-	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs' "$L/stream-y.threads.out"
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_threads.sh devs no-shared-llc' "$L/stream-y.threads.out"
 	line=$(head -n 1 "$L/stream-y.threads.log")
-	[[ "$line" == *" -smp 2 "* ]] && [[ "$line" != *-numa* ]] && [[ "$line" != *nvme* ]]
+	[[ "$line" == *" -smp 2,sockets=2,cores=1,threads=1 "* ]] && [[ "$line" != *-numa* ]] && [[ "$line" != *nvme* ]]
 }
 
 @test "matrix.sh: a guest that stalls at boot is booted once more; the failed cell says how to rerun it" {
