@@ -134,7 +134,7 @@ fi
 total=$(mz_since "$check_start")
 info "=== total: $total s (budget $MZ_CHECK_BUDGET s, MZ_CHECK_BUDGET)"
 if [ "$total" -gt "$MZ_CHECK_BUDGET" ]; then
-	slowest=$(printf '%s\n' "${times[@]}" | sort -rn | head -n 3 | awk '{ printf "%s%s %s s", NR > 1 ? ", " : "", $2, $1 }')
+	slowest=$(printf '%s\n' "${times[@]}" | sort -rn | head -n 3 | awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1 }')
 	warn "make check took $total s, over its budget of $MZ_CHECK_BUDGET s; slowest steps: $slowest (cold budgets per step: docs/matrix.md, \"Time\")"
 fi
 echo "$passed passed, $failed failed"

@@ -52,6 +52,36 @@ vm() {
 	[[ "$output" == *usage:* ]]
 }
 
+@test "check.sh: prints the total, and past MZ_CHECK_BUDGET warns naming the slowest steps" {
+	# check.sh with every step a stub that passes; build-kernel.sh's
+	# takes 2 s, so that it is the slowest.
+	mkdir -p "$T/repo/harness/check" "$T/repo/patches" "$T/bin"
+	cp "$H/lib.sh" "$T/repo/harness/"
+	cp "$H/check/check.sh" "$T/repo/harness/check/"
+	for s in deps.sh series/fetch-base.sh series/tree.sh series/check-mirror.sh \
+		check/check-series.sh build/distro-config.sh build/build-kernel.sh \
+		build/build-ndctl.sh vm/fetch-qemu.sh vm/initramfs.sh vm/vm.sh build/kunit.sh; do
+		mkdir -p "$(dirname "$T/repo/harness/$s")"
+		# shellcheck disable=SC2016 # the stub's own $0
+		printf '#!/bin/sh\necho "$0" >>"%s/ran"\n' "$T" >"$T/repo/harness/$s"
+		chmod +x "$T/repo/harness/$s"
+	done
+	printf 'sleep 2\necho %s/build\n' "$T" >>"$T/repo/harness/build/build-kernel.sh"
+	printf '#!/bin/sh\nexit 0\n' >"$T/bin/shellcheck"
+	cp "$T/bin/shellcheck" "$T/bin/bats"
+	chmod +x "$T/bin/shellcheck" "$T/bin/bats"
+	PATH=$T/bin:$PATH MZ_CHECK_QUICK=1 MZ_CHECK_BUDGET=1 MZ_TREE=$T/no-tree \
+		run -0 --separate-stderr "$T/repo/harness/check/check.sh"
+	[ "${lines[-1]}" = "14 passed, 0 failed" ]
+	grep -q 'build/kunit.sh$' "$T/ran"
+	[[ "$stderr" =~ "=== total: "[0-9]+" s (budget 1 s, MZ_CHECK_BUDGET)" ]]
+	[[ "$stderr" =~ "warning: make check took "[0-9]+" s, over its budget of 1 s; slowest steps: kernel "[2-9]" s, " ]]
+	PATH=$T/bin:$PATH MZ_CHECK_QUICK=1 MZ_CHECK_BUDGET=3000 MZ_TREE=$T/no-tree \
+		run -0 --separate-stderr "$T/repo/harness/check/check.sh"
+	[[ "$stderr" == *"(budget 3000 s, MZ_CHECK_BUDGET)"* ]]
+	[[ "$stderr" != *"over its budget"* ]]
+}
+
 @test "initramfs.sh: argument errors" {
 	run -2 "$H/vm/initramfs.sh"
 	[[ "$output" == *usage:* ]]
