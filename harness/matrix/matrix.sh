@@ -338,11 +338,7 @@ variant_traits() {
 	else
 		t+=' no-backend'
 	fi
-	if [ "$(variant_setting "$1" KASAN)" = y ] || [ "$(variant_setting "$1" KMSAN)" = y ]; then
-		t+=' instrumented'
-	fi
 	if [ "$(variant_setting "$1" NUMA)" = y ]; then t+=' numa'; else t+=' no-numa'; fi
-	[ "$(variant_setting "$1" DEBUG_VM)" = n ] || t+=' debug'
 	echo "$t"
 }
 
@@ -441,7 +437,7 @@ run_cell() {
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
-	local test=${guest_test:-kselftest} targs=(memmap_init devs) files cxl=0 llc=0
+	local test=${guest_test:-kselftest} targs=(memmap_init devs) files cxl=0 llc=0 exclude
 	local -a qenv=()
 	for w in ${cell_vm[$p]}; do
 		case "$w" in
@@ -471,11 +467,9 @@ run_cell() {
 		else
 			targs+=(MEMMAP_INIT_HMM=default)
 		fi
-		# A debug kernel under TCG leaves out the hmm-tests cases it does
-		# not finish reliably within their own limit.
-		if [ "${accels[$v]}" = tcg ] && [[ "$(variant_traits "$v")" == *" debug"* ]]; then
-			targs+=("MEMMAP_INIT_HMM_EXCLUDE=${MZ_HMM_DEBUG_EXCLUDE//,/+}")
-		fi ;;
+		# A guest under TCG leaves out the timed hmm-tests cases.
+		exclude=$(mz_hmm_exclude "${accels[$v]}")
+		[ -z "$exclude" ] || targs+=("MEMMAP_INIT_HMM_EXCLUDE=${exclude//,/+}") ;;
 	policy)
 		[ "$full" = 1 ] ||
 			targs=(memmap_init:memmap_controls.sh memmap_init:memmap_backend.sh devs

@@ -179,6 +179,15 @@ vm() {
 	[[ "$output" != *reached* ]]
 }
 
+@test "lib.sh: mz_hmm_exclude leaves MZ_HMM_TCG_EXCLUDE's cases out under TCG, nothing under KVM" {
+	# shellcheck disable=SC2016
+	run -0 bash -c '. "$1/lib.sh" && mz_hmm_exclude tcg' _ "$H"
+	[ "$output" = benchmark_thp_migration ]
+	# shellcheck disable=SC2016
+	run -0 bash -c '. "$1/lib.sh" && mz_hmm_exclude kvm' _ "$H"
+	[ -z "$output" ]
+}
+
 @test "lib.sh: mz_run logs the quoted command, and on failure prints it too" {
 	cat >"$T/run.sh" <<-EOF
 	set -euo pipefail
