@@ -9,11 +9,26 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
+	# Each test boots up to nproc guests at a time (matrix.sh --jobs):
+	# one test at a time (bats --jobs).
+	# shellcheck disable=SC2034 # read by bats
+	BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	# make qemu's QEMU 10, in the real cache (make check fetches it first).
 	export REAL_QEMU_CXL
 	# shellcheck disable=SC2016
 	REAL_QEMU_CXL=$(bash -c '. "$1/harness/lib.sh" && echo "$MZ_QEMU_DIR/bin/qemu-system-x86_64"' \
 		_ "$BATS_TEST_DIRNAME/../..")
+	# The initramfs matrix.sh makes for every variant of the VM tests (the
+	# kernel in MZ_TEST_BUILD, Debian's ndctl, tests/guest/ added), made
+	# once here: need_vm copies it with its stamp into each test's cache,
+	# where initramfs.sh finds its inputs unchanged and reuses it.
+	export SEED_INITRAMFS=$BATS_FILE_TMPDIR/matrix.cpio.gz
+	if [ -n "${MZ_TEST_BUILD:-}" ] && [ -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
+		local root
+		root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+		MZ_CACHE=$BATS_FILE_TMPDIR/cache "$root/harness/vm/initramfs.sh" \
+			--add "$root/tests/guest:/mz/tests" "$MZ_TEST_BUILD" "$SEED_INITRAMFS" >/dev/null 2>&1 || true
+	fi
 }
 
 setup() {
@@ -26,9 +41,18 @@ setup() {
 }
 
 need_vm() {
+	local v
 	if [ -z "${MZ_TEST_BUILD:-}" ] || [ ! -f "$MZ_TEST_BUILD/arch/x86/boot/bzImage" ]; then
 		skip "no kernel: set MZ_TEST_BUILD to a build-kernel.sh output directory"
 	fi
+	# setup_file's initramfs, as matrix.sh names it for each variant here
+	# (when setup_file could not make it, matrix.sh makes its own).
+	[ -f "$SEED_INITRAMFS.stamp" ] || return 0
+	mkdir -p "$MZ_CACHE/initramfs"
+	for v in stream-y stream-y-distro stream-n stream-n-distro debug-vm debug-vm-distro; do
+		cp "$SEED_INITRAMFS" "$MZ_CACHE/initramfs/matrix-$v.cpio.gz"
+		cp "$SEED_INITRAMFS.stamp" "$MZ_CACHE/initramfs/matrix-$v.cpio.gz.stamp"
+	done
 }
 
 # matrix ARGS...: matrix.sh on the kernel in MZ_TEST_BUILD, with the

@@ -22,6 +22,10 @@
 bats_require_minimum_version 1.5.0
 
 setup_file() {
+	# One scratch clone for the file (SEND_CACHE): the tests that check
+	# it out or run send-prep.sh in it take turns (bats --jobs).
+	# shellcheck disable=SC2034 # read by bats
+	BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	export ROOT H PATCHES TAG RELEASE SENDER_NAME SENDER_EMAIL SENDER_CONFIG SEND_CACHE SEND_OUT MZ_TREE
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
@@ -35,8 +39,13 @@ setup_file() {
 	SENDER_EMAIL=ada.sender@kernel-mail.dev
 	SENDER_CONFIG=$BATS_FILE_TMPDIR/sender.gitconfig
 	# diff.noprefix: the prepared patches must still be -p1 patches.
+	# gc.auto=0, maintenance.auto=false: the scratch clone has the kernel
+	# tree's loose objects (git clone --local), and git's automatic gc
+	# would pack them in the background, minutes of CPU for a clone
+	# deleted at the end; what send-prep.sh does is the same.
 	printf '[user]\n\tname = %s\n\temail = %s\n[diff]\n\tnoprefix = true\n' \
 		"$SENDER_NAME" "$SENDER_EMAIL" >"$SENDER_CONFIG"
+	printf '[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n' >>"$SENDER_CONFIG"
 	SEND_CACHE=$BATS_FILE_TMPDIR/cache
 	SEND_OUT=$BATS_FILE_TMPDIR/out
 	if git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$TAG" >/dev/null 2>&1; then
@@ -214,11 +223,11 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	# The sender's diff.noprefix is set: format-patch must not follow it.
 	grep -q '^diff --git a/' "$SEND_OUT/${prep[0]}"
 	git -C "$wt" checkout -q -f --detach "$TAG"
-	for p in "${prep[@]}"; do
-		run --separate-stderr git -C "$wt" am "$SEND_OUT/$p"
-		[ "$status" -eq 0 ] || { echo "$p: $stderr"; git -C "$wt" am --abort; false; }
-		[[ "$stderr" != *warning* ]] || { echo "$p: $stderr"; false; }
-	done
+	# All in one git am, in order (its "Applying:" lines, on stdout, name
+	# the patch a failure or a warning came with).
+	run --separate-stderr git -C "$wt" am "${prep[@]/#/$SEND_OUT/}"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; git -C "$wt" am --abort; false; }
+	[[ "$stderr" != *warning* ]] || { echo "$output"; echo "$stderr"; false; }
 	[ "$(git -C "$wt" rev-list --count "$TAG..HEAD")" -eq "${#prep[@]}" ]
 	# The same files as patches/ applied (send-prep.sh's branch mz-send).
 	[ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" = "$(git -C "$wt" rev-parse 'mz-send^{tree}')" ]
