@@ -136,7 +136,7 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	[ "$(nd rev-list --count ndctl-v81-base..series)" -eq 1 ]
 }
 
-@test "build-ndctl.sh: the series builds on ndctl 81 into a root whose ndctl has the option" {
+@test "build-ndctl.sh: the series builds on ndctl 81 into a root whose ndctl has the options; write-infoblock keeps the saved choice" {
 	[ -f "$REAL_TARBALL" ] ||
 		skip "no $REAL_TARBALL: run harness/series/fetch-ndctl.sh (make ndctl) first"
 	export MZ_NDCTL_TARBALL=$REAL_TARBALL
@@ -157,6 +157,26 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	# ndctl's parser refuses a bad word before it looks at any device.
 	run -129 "$R/usr/bin/ndctl" create-namespace --memmap-streaming=fast
 	[[ "$output" == *"Error: invalid --memmap-streaming 'fast': want default, on or off"* ]]
+	# write-infoblock saves a choice in the flags and keeps the one there
+	# when it rewrites a block; read-infoblock shows it.  A bad word
+	# writes nothing.
+	local img=$T/infoblock.img sum
+	truncate -s 64M "$img"
+	ib() {
+		"$R/usr/bin/ndctl" read-infoblock -j -i "$img" 2>/dev/null |
+			sed -n 's/.*"\(flags\|memmap_streaming\)":"\{0,1\}\([a-z0-9]*\).*/\2/p' | paste -sd' '
+	}
+	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=on
+	[ "$(ib)" = "1 on" ]
+	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --mode=devdax
+	[ "$(ib)" = "1 on" ]
+	sum=$(sha256sum <"$img")
+	run -129 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=fast
+	[ "$(sha256sum <"$img")" = "$sum" ]
+	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=off
+	[ "$(ib)" = "2 off" ]
+	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=default
+	[ "$(ib)" = "0 default" ]
 }
 
 @test "initramfs.sh --ndctl: the root's ndctl, daxctl, cxl and libraries replace Debian's" {
