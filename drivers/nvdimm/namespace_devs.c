@@ -1340,10 +1340,11 @@ static ssize_t memmap_streaming_show(struct device *dev,
  * Whether the pgmap of this namespace (fsdax or devdax) initializes its
  * memmap with streaming stores: a PGMAP_MEMMAP_STREAMING_* choice, read at
  * the next enable, so refuse changes while the namespace or the pfn/dax
- * device claiming it is bound.  The next enable in fsdax or devdax mode
- * also saves it in the info block (nd_pfn_init()), from which later enables
- * read it back, after a reboot or a region disable too.  It is reset when
- * the namespace is deleted (size 0).
+ * device claiming it is bound.  An enable that creates the namespace's
+ * fsdax or devdax info block saves it there (nd_pfn_init()), and later
+ * enables, after a reboot or a region disable too, read it back; an
+ * existing info block is never rewritten for it.  It is reset when the
+ * namespace is deleted (size 0).
  */
 static ssize_t memmap_streaming_store(struct device *dev,
 				      struct device_attribute *attr,

@@ -6,6 +6,7 @@
 #ifndef __NVDIMM_PFN_H
 #define __NVDIMM_PFN_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/mmzone.h>
 
@@ -17,6 +18,13 @@ struct nd_pfn_sb {
 	u8 signature[PFN_SIG_LEN];
 	u8 uuid[16];
 	u8 parent_uuid[16];
+	/*
+	 * Compatible hints only, zero before minor version 3 guaranteed it:
+	 * a kernel that does not know a bit ignores it (nd_pfn_validate()
+	 * does not look at @flags), so a feature that an older kernel must
+	 * not ignore needs a new version instead.
+	 * PFN_SB_MEMMAP_STREAMING_{ON,OFF}: below.
+	 */
 	__le32 flags;
 	__le16 version_major;
 	__le16 version_minor;
@@ -40,10 +48,7 @@ struct nd_pfn_sb {
 	__le32 end_trunc;
 	/* minor-version-2 record the base alignment of the mapping */
 	__le32 align;
-	/*
-	 * minor-version-3 guarantee the padding and flags are zero; @flags
-	 * may then carry PFN_SB_MEMMAP_STREAMING_{ON,OFF} (below)
-	 */
+	/* minor-version-3 guarantee the padding and flags are zero */
 	/* minor-version-4 record the page size and struct page size */
 	__le32 page_size;
 	__le16 page_struct_size;
@@ -52,12 +57,13 @@ struct nd_pfn_sb {
 };
 
 /*
- * The namespace's memmap_streaming choice, when it is not "default": how
- * memmap_init_zone_device() writes the memmap of this fsdax or devdax
- * mapping (see Documentation/ABI/testing/sysfs-bus-nvdimm).  Info blocks
- * older than minor version 3 may have garbage in @flags, so their flags
- * are ignored.  Kernels that predate these bits ignore @flags and follow
- * their own default.
+ * The namespace's memmap_streaming choice, saved when the kernel created
+ * the info block: how memmap_init_zone_device() writes the memmap of this
+ * fsdax or devdax mapping (see Documentation/ABI/testing/sysfs-bus-nvdimm).
+ * Neither bit is "default"; both bits, which no kernel writes, count as
+ * "default" too.  Info blocks older than minor version 3 may have garbage
+ * in @flags, so their flags are ignored.  Kernels that predate these bits
+ * ignore @flags and follow their own default.
  */
 #define PFN_SB_MEMMAP_STREAMING_ON	BIT(0)
 #define PFN_SB_MEMMAP_STREAMING_OFF	BIT(1)

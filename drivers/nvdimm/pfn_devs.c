@@ -714,16 +714,22 @@ static int __nvdimm_setup_pfn(struct nd_pfn *nd_pfn, struct dev_pagemap *pgmap)
 	return 0;
 }
 
-/* The memmap_streaming choice in @pfn_sb, 0 for "default". */
+/*
+ * The memmap_streaming choice in @pfn_sb, 0 for "default": also for both
+ * bits, and for "on" where this kernel has no streaming backend, which the
+ * attribute would refuse (the info block keeps it for another kernel).
+ */
 static unsigned int nd_pfn_sb_memmap_streaming(struct nd_pfn_sb *pfn_sb)
 {
-	u32 flags = le32_to_cpu(pfn_sb->flags);
+	u32 flags = le32_to_cpu(pfn_sb->flags) &
+		    (PFN_SB_MEMMAP_STREAMING_ON | PFN_SB_MEMMAP_STREAMING_OFF);
 
 	if (le16_to_cpu(pfn_sb->version_minor) < 3)
 		return 0;
-	if (flags & PFN_SB_MEMMAP_STREAMING_OFF)
+	if (flags == PFN_SB_MEMMAP_STREAMING_OFF)
 		return PGMAP_MEMMAP_STREAMING_OFF;
-	if (flags & PFN_SB_MEMMAP_STREAMING_ON)
+	if (flags == PFN_SB_MEMMAP_STREAMING_ON &&
+	    IS_ENABLED(CONFIG_MEMMAP_STREAMING))
 		return PGMAP_MEMMAP_STREAMING_ON;
 	return 0;
 }
@@ -743,46 +749,25 @@ static void nd_pfn_sb_set_memmap_streaming(struct nd_pfn_sb *pfn_sb,
 }
 
 /*
- * An existing info block and the namespace's memmap_streaming choice: a
- * choice written since the namespace was last enabled goes to the info
- * block; otherwise the info block's choice becomes the namespace's, which
- * is how it survives a reboot or a region disable.
+ * An existing info block: the namespace takes the choice saved in it, unless
+ * the attribute was written since the namespace device was created (at boot
+ * or region enable); such a choice applies to the binds of this namespace
+ * device only.  The info block is never rewritten for it: it guards the data
+ * behind it, and its flags and checksum cannot be updated by one store.
+ * Only a new info block (below) records a choice.
  *
- * The info block is rewritten only when the administrator changed the
- * choice, while the namespace was disabled, with the single write that
- * creating the info block makes.  A failed write keeps the old info block
- * and the choice for this enable, with a warning.
+ * Called from a probe, with the bus's probe_active raised under the
+ * nvdimm bus lock (nvdimm_bus_probe()); memmap_streaming_store() writes the
+ * value and the flag under that lock after wait_nvdimm_bus_probe_idle(), so
+ * a write lands wholly before or after this read.
  */
-static void nd_pfn_sync_memmap_streaming(struct nd_pfn *nd_pfn)
+static void nd_pfn_load_memmap_streaming(struct nd_pfn *nd_pfn)
 {
 	struct nd_namespace_common *ndns = nd_pfn->ndns;
-	struct nd_pfn_sb *pfn_sb = nd_pfn->pfn_sb;
-	unsigned int saved = nd_pfn_sb_memmap_streaming(pfn_sb);
-	unsigned int req = READ_ONCE(ndns->memmap_streaming);
 
-	if (!READ_ONCE(ndns->memmap_streaming_set)) {
-		WRITE_ONCE(ndns->memmap_streaming, saved);
-		return;
-	}
-	WRITE_ONCE(ndns->memmap_streaming_set, false);
-	if (req == saved)
-		return;
-
-	if (le16_to_cpu(pfn_sb->version_minor) < 3) {
-		dev_info(&nd_pfn->dev,
-			 "info block v1.%d predates flags: memmap_streaming not saved\n",
-			 le16_to_cpu(pfn_sb->version_minor));
-		return;
-	}
-
-	nd_pfn_sb_set_memmap_streaming(pfn_sb, req);
-	pfn_sb->checksum = 0;
-	pfn_sb->checksum = cpu_to_le64(nd_sb_checksum((struct nd_gen_sb *)pfn_sb));
-	if (nvdimm_write_bytes(ndns, SZ_4K, pfn_sb, sizeof(*pfn_sb), 0))
-		dev_warn(&nd_pfn->dev,
-			 "cannot save memmap_streaming in the info block\n");
-	else
-		dev_dbg(&nd_pfn->dev, "memmap_streaming %u saved\n", req);
+	if (!READ_ONCE(ndns->memmap_streaming_set))
+		WRITE_ONCE(ndns->memmap_streaming,
+			   nd_pfn_sb_memmap_streaming(nd_pfn->pfn_sb));
 }
 
 static int nd_pfn_init(struct nd_pfn *nd_pfn)
@@ -811,7 +796,7 @@ static int nd_pfn_init(struct nd_pfn *nd_pfn)
 
 	rc = nd_pfn_validate(nd_pfn, sig);
 	if (rc == 0) {
-		nd_pfn_sync_memmap_streaming(nd_pfn);
+		nd_pfn_load_memmap_streaming(nd_pfn);
 		return nd_pfn_clear_memmap_errors(nd_pfn);
 	}
 	if (rc != -ENODEV)
@@ -902,7 +887,6 @@ static int nd_pfn_init(struct nd_pfn *nd_pfn)
 		pfn_sb->page_struct_size = cpu_to_le16(MAX_STRUCT_PAGE_SIZE);
 	pfn_sb->page_size = cpu_to_le32(PAGE_SIZE);
 	nd_pfn_sb_set_memmap_streaming(pfn_sb, READ_ONCE(ndns->memmap_streaming));
-	WRITE_ONCE(ndns->memmap_streaming_set, false);
 	checksum = nd_sb_checksum((struct nd_gen_sb *) pfn_sb);
 	pfn_sb->checksum = cpu_to_le64(checksum);
 

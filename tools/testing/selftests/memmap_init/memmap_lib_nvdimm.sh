@@ -40,6 +40,14 @@ mi_ns_config() {
 	echo "${out[*]}"
 }
 
+# mi_ns_infoblock: the uuid of the pfn or dax info block of MI_NS, "-"
+# when it has none.  Each info block ndctl creates has a new one.
+mi_ns_infoblock() {
+	local h
+	h=$(cat "/sys/bus/nd/devices/$MI_NS/holder" 2>/dev/null)
+	[ -n "$h" ] && cat "/sys/bus/nd/devices/$h/uuid" 2>/dev/null || echo -
+}
+
 # mi_ns_disabled: true when MI_NS is disabled.
 mi_ns_disabled() {
 	ndctl list -n "$MI_NS" -i 2>/dev/null | grep -q '"state":"disabled"'
@@ -95,6 +103,7 @@ mi_ns_init() {
 		fi
 	fi
 	MI_NS_SAVED=$(mi_ns_config)
+	MI_NS_INFOBLOCK=$(mi_ns_infoblock)
 }
 
 mi_ndctl() {
@@ -143,6 +152,9 @@ mi_ns_rebind() {
 # mi_ns_reset: put the namespace back as mi_ns_init found it: its mode,
 # map, align and sector size (ndctl create-namespace -f -e, which loses
 # the data), its memmap_streaming request and whether it was enabled.
+# When a test gave it a new info block, which saved the request of that
+# moment, a last create-namespace -f -e with the request found saves that
+# one again.
 # mi_cleanup calls it on every exit; tests call it when they are done
 # with the namespace.  Prints what it could not restore; false then.
 mi_ns_reset() {
@@ -153,7 +165,12 @@ mi_ns_reset() {
 	mi_ns_disabled && ndctl enable-namespace "$MI_NS" >/dev/null 2>&1
 	now=$(mi_ns_config)
 	read -r mode map align ss req <<<"$MI_NS_SAVED"
-	if [ "${now% *}" != "${MI_NS_SAVED% *}" ]; then
+	if [ "${now% *}" != "${MI_NS_SAVED% *}" ] ||
+		[ "$(mi_ns_infoblock)" != "$MI_NS_INFOBLOCK" ]; then
+		if [ "$req" != - ]; then
+			ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
+			"$MI_WRITE" "$MI_NS_ATTR" "$req" >/dev/null
+		fi
 		opts=(--mode="$mode")
 		[ "$map" = - ] || opts+=(--map="$map")
 		[ "$align" = - ] || [ "$mode" = raw ] || [ "$mode" = sector ] ||

@@ -8,10 +8,11 @@
 #   - it returns to "default" when the namespace is destroyed, so a new
 #     namespace on the same device (create-namespace reuses the destroyed
 #     namespace device, which the test checks) does not inherit it;
-#   - it survives disabling and enabling the region, which recreates the
-#     namespace devices: the enable reads it back from the info block, as
-#     the boot after a reboot does;
-#   - "default" written back is saved the same way;
+#   - a value written to a namespace that has an info block is not saved:
+#     disabling and enabling the region, which recreates the namespace
+#     devices, brings back the choice saved when the info block was
+#     created, as the boot after a reboot does;
+#   - create-namespace -f -e, which creates a new info block, saves it;
 #
 # and the first bind after each of these uses the backend the choice gives,
 # as the memmap:memmap_init_zone_device trace event reports it.
@@ -35,10 +36,10 @@ TESTS=(
 	"create-namespace after destroy-namespace reuses the namespace device"
 	"destroy-namespace + create-namespace reads default"
 	"first bind after destroy + create: backend for default"
-	"region disable/enable keeps the value (info block)"
-	"first bind after region disable/enable: backend for the value"
-	"default written back, region disable/enable reads default"
-	"first bind after that region disable/enable: backend for default"
+	"value written later, region disable/enable reads the saved default"
+	"first bind after region disable/enable: backend for default"
+	"value saved by create-namespace -f -e, region disable/enable reads it"
+	"first bind after that region disable/enable: backend for the value"
 )
 
 mi_init
@@ -136,14 +137,14 @@ mi_ns_disable && mi_ns_set "$VALUE" && mi_ns_enable
 mi_ndctl disable-region "$REGION"
 mi_trace_clear
 mi_ndctl enable-region "$REGION"
-lt_check_request "${TESTS[10]}" "$VALUE"
-lt_check_bind "${TESTS[11]}" fs_dax "$VALUE"
+lt_check_request "${TESTS[10]}" default
+lt_check_bind "${TESTS[11]}" fs_dax default
 
-mi_ns_disable && mi_ns_set default && mi_ns_enable
+mi_ns_disable && mi_ns_set "$VALUE" && mi_ns_reconfig --mode=fsdax --map=dev
 mi_ndctl disable-region "$REGION"
 mi_trace_clear
 mi_ndctl enable-region "$REGION"
-lt_check_request "${TESTS[12]}" default
-lt_check_bind "${TESTS[13]}" fs_dax default
+lt_check_request "${TESTS[12]}" "$VALUE"
+lt_check_bind "${TESTS[13]}" fs_dax "$VALUE"
 
 mi_finished
