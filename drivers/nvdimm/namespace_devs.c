@@ -1343,7 +1343,8 @@ static ssize_t memmap_streaming_show(struct device *dev,
  * device claiming it is bound.  An enable that creates the namespace's
  * fsdax or devdax info block saves it there (nd_pfn_init()), and later
  * enables, after a reboot or a region disable too, read it back; an
- * existing info block is never rewritten for it.  It is reset when the
+ * existing info block is never rewritten for it, so a write to a namespace
+ * that has one lasts until the namespace device is recreated.  It is reset when the
  * namespace is deleted (size 0).
  */
 static ssize_t memmap_streaming_store(struct device *dev,

@@ -60,11 +60,12 @@ struct nd_pfn_sb {
  * The namespace's memmap_streaming choice, saved when the kernel created
  * the info block: how memmap_init_zone_device() writes the memmap of this
  * fsdax or devdax mapping (see Documentation/ABI/testing/sysfs-bus-nvdimm).
- * Neither bit is "default"; both bits, which no kernel writes, count as
- * "default" too.  Info blocks older than minor version 3 may have garbage
+ * A two-bit field: 0 is "default", 1 "on", 2 "off"; 3 is reserved, never
+ * written, and read as "default".  Info blocks older than minor version 3 may have garbage
  * in @flags, so their flags are ignored.  Kernels that predate these bits
  * ignore @flags and follow their own default.
  */
+#define PFN_SB_MEMMAP_STREAMING_MASK	GENMASK(1, 0)
 #define PFN_SB_MEMMAP_STREAMING_ON	BIT(0)
 #define PFN_SB_MEMMAP_STREAMING_OFF	BIT(1)
 

@@ -715,14 +715,14 @@ static int __nvdimm_setup_pfn(struct nd_pfn *nd_pfn, struct dev_pagemap *pgmap)
 }
 
 /*
- * The memmap_streaming choice in @pfn_sb, 0 for "default": also for both
- * bits, and for "on" where this kernel has no streaming backend, which the
- * attribute would refuse (the info block keeps it for another kernel).
+ * The memmap_streaming choice in @pfn_sb, 0 for "default": also for the
+ * reserved value, and for "on" where this kernel has no streaming backend,
+ * which the attribute would refuse (the info block keeps it for another
+ * kernel until the namespace is reconfigured here).
  */
 static unsigned int nd_pfn_sb_memmap_streaming(struct nd_pfn_sb *pfn_sb)
 {
-	u32 flags = le32_to_cpu(pfn_sb->flags) &
-		    (PFN_SB_MEMMAP_STREAMING_ON | PFN_SB_MEMMAP_STREAMING_OFF);
+	u32 flags = le32_to_cpu(pfn_sb->flags) & PFN_SB_MEMMAP_STREAMING_MASK;
 
 	if (le16_to_cpu(pfn_sb->version_minor) < 3)
 		return 0;
@@ -734,18 +734,16 @@ static unsigned int nd_pfn_sb_memmap_streaming(struct nd_pfn_sb *pfn_sb)
 	return 0;
 }
 
-/* Record the memmap_streaming choice @req in @pfn_sb's flags. */
-static void nd_pfn_sb_set_memmap_streaming(struct nd_pfn_sb *pfn_sb,
-					   unsigned int req)
+/* The info block flags that save @ndns's memmap_streaming choice. */
+static u32 nd_pfn_sb_memmap_streaming_flags(struct nd_namespace_common *ndns)
 {
-	u32 flags = le32_to_cpu(pfn_sb->flags);
+	unsigned int req = READ_ONCE(ndns->memmap_streaming);
 
-	flags &= ~(PFN_SB_MEMMAP_STREAMING_ON | PFN_SB_MEMMAP_STREAMING_OFF);
 	if (req == PGMAP_MEMMAP_STREAMING_ON)
-		flags |= PFN_SB_MEMMAP_STREAMING_ON;
-	else if (req == PGMAP_MEMMAP_STREAMING_OFF)
-		flags |= PFN_SB_MEMMAP_STREAMING_OFF;
-	pfn_sb->flags = cpu_to_le32(flags);
+		return PFN_SB_MEMMAP_STREAMING_ON;
+	if (req == PGMAP_MEMMAP_STREAMING_OFF)
+		return PFN_SB_MEMMAP_STREAMING_OFF;
+	return 0;
 }
 
 /*
@@ -886,7 +884,7 @@ static int nd_pfn_init(struct nd_pfn *nd_pfn)
 	else
 		pfn_sb->page_struct_size = cpu_to_le16(MAX_STRUCT_PAGE_SIZE);
 	pfn_sb->page_size = cpu_to_le32(PAGE_SIZE);
-	nd_pfn_sb_set_memmap_streaming(pfn_sb, READ_ONCE(ndns->memmap_streaming));
+	pfn_sb->flags = cpu_to_le32(nd_pfn_sb_memmap_streaming_flags(ndns));
 	checksum = nd_sb_checksum((struct nd_gen_sb *) pfn_sb);
 	pfn_sb->checksum = cpu_to_le64(checksum);
 

@@ -95,7 +95,8 @@ struct nd_device_driver {
  * @memmap_streaming: the memmap_streaming choice, a PGMAP_MEMMAP_STREAMING_*
  *	request or 0 for the policy
  * @memmap_streaming_set: the choice was written since the namespace device
- *	was created, so an existing info block's saved choice does not replace it
+ *	was created or last deleted (size 0), so an existing info block's saved
+ *	choice does not replace it
  * @rw_bytes: access the raw namespace capacity with byte-aligned transfers
  */
 struct nd_namespace_common {

@@ -175,6 +175,11 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 	[ "$(sha256sum <"$img")" = "$sum" ]
 	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=off
 	[ "$(ib)" = "2 off" ]
+	# A block for another namespace (another parent uuid) keeps nothing.
+	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" \
+		--parent-uuid=5d0b9c8e-6e2a-4b3f-9a51-1f2e3d4c5b6a
+	[ "$(ib)" = "0 default" ]
+	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=off
 	run -0 "$R/usr/bin/ndctl" write-infoblock -o "$img" --memmap-streaming=default
 	[ "$(ib)" = "0 default" ]
 }
