@@ -33,9 +33,8 @@
 #   MEMMAP_INIT_HMM=1                   the hmm-tests peer suite, which
 #       only takes long (or a list of requests: default,on,off).
 #   MEMMAP_INIT_HMM_EXCLUDE=CASE[,CASE] hmm-tests cases that suite leaves
-#       out, each reported as a skip: for kernels too slow for a case's
-#       own time limit (benchmark_thp_migration on a debug kernel under
-#       emulation).
+#       out, each reported as a skip: for machines too slow for a case's
+#       own time limit (benchmark_thp_migration under emulation).
 #   MEMMAP_INIT_P2PDMA=DDDD:BB:DD.F     a PCI device with p2pdma memory
 #       (p2pmem/ in sysfs: an NVMe controller's memory buffer, say) whose
 #       driver the tests unbind and bind again, and whose p2pmem they
@@ -85,8 +84,9 @@ MI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MI_WRITE=$MI_DIR/memmap_write
 MI_PATTERN=$MI_DIR/dax_pattern
 MI_EVENT=memmap/memmap_init_zone_device
-# The base page size of the kernels the tests run on (x86_64).
-MI_PAGE_SIZE=4096
+# The base page size of the running kernel.
+MI_PAGE_SIZE=$(getconf PAGESIZE 2>/dev/null ||
+	awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
 # What the namespace attribute reads.
 MI_NS_ATTR_RE='^(\[default\] on off|default \[on\] off|default on \[off\])$'
 # Kernel log lines that report a problem: warnings, BUGs, oopses, panics,
