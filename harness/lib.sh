@@ -91,8 +91,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
 MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
 # The subject prefix export.sh gives the series (both: the follow-up
 # series was split out of the same version).
-#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH v11')
-MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH v11}
+#= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH': v1 of a series of our own, not Li Zhe's v11)
+MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH}
 # The follow-up series, applied on top of the series of patches/: its
 # folder under patches/, and the kernel tree's branch that ends where it
 # starts (the tree's "series" branch holds both).

@@ -188,9 +188,9 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$output" == *"exported 3 patches (2 in patches/, 1 in patches/threads/) and 4 mirrored files"* ]]
 	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]
 	[ "$(grep -v '^#' "$P/patches/threads/series")" = 0001-sched-helpers.patch ]
-	grep -q '^Subject: \[PATCH v11 0/2\] mm: the opt-in series' "$P/patches/0000-cover-letter.patch"
-	grep -q '^Subject: \[PATCH v11 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
-	grep -q '^Subject: \[PATCH v11 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"
+	grep -q '^Subject: \[PATCH 0/2\] mm: the opt-in series' "$P/patches/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"
 	cmp "$MZ_TREE/kernel/sched.c" "$P/kernel/sched.c"
 	run -0 "$P/harness/series/check-mirror.sh"
 	[[ "$output" == *"mirror matches the series: 3 patches, 4 files"* ]]
@@ -283,7 +283,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[ "$(grep -v '^#' "$P/patches/fixes/series")" = 0001-sched-a-fix-of-its-own.patch ]
 	grep -q "^# Applied in order with 'git am' on Linux 7.3.4;" "$P/patches/fixes/series"
 	grep -q "^# Applied in order with 'git am' on Linux 7.3.4 with patches/fixes/series;" "$P/patches/series"
-	# Its own prefix: a first version, not the series' v11.
+	# Its own series, a first version like the others.
 	grep -q '^Subject: \[PATCH 0/1\] sched: the fixes' "$P/patches/fixes/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH 1/1\] sched: a fix of its own' "$P/patches/fixes/0001-sched-a-fix-of-its-own.patch"
 	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]

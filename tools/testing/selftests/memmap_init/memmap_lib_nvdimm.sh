@@ -230,7 +230,8 @@ mi_lr_init() {
 		mi_bail "MEMMAP_INIT_LABEL_REGION=$r: $n has no label area"
 	if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$d/$MEMMAP_INIT_NAMESPACE" ]; then
 		mi_bail "MEMMAP_INIT_LABEL_REGION=$r holds" \
-			"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE, which this test would destroy"
+			"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE," \
+			"which this test would destroy"
 	fi
 	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
 	for u in "$d"/namespace*; do
