@@ -18,7 +18,8 @@ usage() {
 [ $# -eq 0 ] || usage
 
 # Each one is used: qemu-system-x86 (vm.sh), ndctl daxctl busybox-static
-# kmod e2fsprogs (initramfs.sh), bats shellcheck (check.sh), ccache flex
+# kmod e2fsprogs (initramfs.sh), bats shellcheck parallel (check.sh; GNU
+# parallel runs bats --jobs), ccache flex
 # bison libelf-dev libssl-dev bc gcc make perl (kernel builds), cpio
 # (initramfs.sh), xz-utils (fetch-base.sh), rsync (headers for the
 # selftests), jq (matrix.sh, bench.sh), git (tree.sh), sparse
@@ -29,7 +30,7 @@ usage() {
 # dmsetup util-linux xxd trace-cmd (the guest tools ndctl's own tests use:
 # check-ndctl.sh).
 pkgs=(
-	qemu-system-x86 ndctl daxctl bats shellcheck ccache
+	qemu-system-x86 ndctl daxctl bats shellcheck parallel ccache
 	busybox-static flex bison libelf-dev libssl-dev bc cpio kmod xz-utils
 	e2fsprogs rsync jq gcc make perl git
 	sparse gcc-aarch64-linux-gnu python3-ply python3-git qemu-system-arm

@@ -511,7 +511,7 @@ mz_deb_download() {
 		need_tool apt-get apt
 		mz_private_apt apt_opts "$state" deb "$suite"
 		info "downloading $pkg=$ver ($size)"
-		(cd "$MZ_DL" && apt-get "${apt_opts[@]}" download "$pkg=$ver" >&2) ||
+		(cd "$MZ_DL" && apt-get "${apt_opts[@]}" -qq download "$pkg=$ver" >&2) ||
 			die "$pkg $ver is not served by $suite any more; $instead"
 		deb=$(find "$MZ_DL" -maxdepth 1 \( -name "${pkg}_${fver}_*.deb" -o -name "${pkg}_${fver//\~/%7e}_*.deb" \) | head -n 1)
 		[ -n "$deb" ] || die "apt-get download of $pkg=$ver left no .deb in $MZ_DL"

@@ -25,14 +25,20 @@
 #               (harness/vm/fetch-qemu.sh, make qemu) for the guests with
 #               CXL memory: the matrix's cxl cell and its bats test; when
 #               this fails, the cell is skipped, saying why
+#   bats        the harness's own tests with fake guests, builds and trees
+#               (tests/bats/*.bats), nproc files at a time (bats --jobs
+#               and GNU parallel)
 #   codegen     the template copies compile to what the series promises
 #               (harness/build/codegen-check.sh: inline MOVNTI, the drains)
-#   bats        host-side harness tests, VM tests included
 #   smoke       the guest smoke test: fsdax, devdax, device-private, and
 #               the KUnit test loaded as a module (its step 5)
 #   kunit       kunit.py's verdict on the KTAP the smoke guest printed
 #               (harness/build/kunit.sh --console); the arm64 run is
 #               make check-series', the KASAN run make check-debug's
+#   system      the harness's tests on the real things, one at a time
+#               (tests/bats/system): vm.sh and matrix.sh booting the guest
+#               kernel, the saved choice across two boots, one real bench
+#               run, send-prep.sh on the kernel tree
 #   matrix      the selftests across every variant x boot parameter
 #               (harness/matrix/matrix.sh), unless MZ_CHECK_QUICK=1
 #
@@ -76,7 +82,8 @@ step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 lint() {
 	shellcheck -x "$H"/*.sh "$H"/*/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* "$MZ_ROOT"/guest/bin/* \
 		"$MZ_ROOT"/tests/guest/* &&
-		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/*.bash
+		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/system/*.bats \
+			"$MZ_ROOT"/tests/bats/system/*.bash
 }
 step lint lint
 fetch() {
@@ -106,10 +113,16 @@ ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build/build-ndctl.sh"); }
 step ndctl build_ndctl
 step qemu "$H/vm/fetch-qemu.sh" --version
+# The harness's own tests: no file boots a guest, so files share the
+# CPUs.  Each file's tests run in order: a job per test costs more in
+# GNU parallel and setup than it gains.
+unit_bats() {
+	bats --print-output-on-failure --jobs "$(nproc)" --no-parallelize-within-files "$MZ_ROOT/tests/bats"
+}
+step bats unit_bats
 
 if [ -n "$build" ]; then
 	step codegen "$H/check/check-series.sh" --build "$build" codegen
-	MZ_TEST_BUILD=$build step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
 	smoke() {
 		local initrd=$MZ_INITRAMFS/check-smoke.cpio.gz
 		"$H/vm/initramfs.sh" "$build" "$initrd" >/dev/null &&
@@ -117,6 +130,7 @@ if [ -n "$build" ]; then
 	}
 	step smoke smoke
 	step kunit "$H/build/kunit.sh" --console "$MZ_LOGS/check-smoke.log"
+	MZ_TEST_BUILD=$build step system bats --print-output-on-failure "$MZ_ROOT/tests/bats/system"
 	if [ "$MZ_CHECK_QUICK" != 1 ] && [ -x "$H/matrix/matrix.sh" ]; then
 		if [ -n "$ndctl_root" ]; then
 			step matrix "$H/matrix/matrix.sh" --ndctl "$ndctl_root"
@@ -124,8 +138,6 @@ if [ -n "$build" ]; then
 			step matrix "$H/matrix/matrix.sh"
 		fi
 	fi
-else
-	step bats bats --print-output-on-failure "$MZ_ROOT/tests/bats"
 fi
 
 if [ "$failed" -gt 0 ]; then

@@ -37,7 +37,7 @@ if [ ! -f "$tarball" ]; then
 	mz_private_apt apt_opts "$MZ_APT_SRC_STATE" deb-src "$MZ_NDCTL_SUITE"
 	mkdir -p "$MZ_DL"
 	info "downloading $name (~440 KB) from $MZ_NDCTL_SUITE's sources"
-	(cd "$MZ_DL" && apt-get "${apt_opts[@]}" -q source --download-only --tar-only ndctl >&2) ||
+	(cd "$MZ_DL" && apt-get "${apt_opts[@]}" -qq source --download-only --tar-only ndctl >&2) ||
 		die "apt could not download ndctl's source from $MZ_NDCTL_SUITE; download $name by hand and set MZ_NDCTL_TARBALL=/path/to/it"
 	[ -f "$tarball" ] ||
 		die "$MZ_NDCTL_SUITE no longer serves $name (it moved to another release); download it by hand and set MZ_NDCTL_TARBALL=/path/to/it"

@@ -1,28 +1,23 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side tests of the harness scripts (Debian's bats):
+# Host-side tests of the harness scripts (Debian's bats), no guest booted:
 #
 #   bats tests/bats/harness.bats
-#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-guest bats tests/bats/harness.bats
 #
-# Fast tests first (argument errors, fetch-base.sh, verify-config.sh,
-# kvm-probe.sh, deps.sh with stub tools, initramfs.sh on a fake build);
-# the VM tests boot the kernel in MZ_TEST_BUILD (skipped without it) with
-# an initramfs made once per run with the guest test fixtures of
-# tests/guest/ added (MZ_KSRC or 'tree.sh apply' gives the kernel tree
-# for ktap_helpers.sh), under MZ_ACCEL (default tcg).
-# Every test runs with MZ_CACHE in its own temporary directory.
+# Argument errors, fetch-base.sh, fetch-qemu.sh, verify-config.sh,
+# kvm-probe.sh, vm.sh's QEMU command lines, deps.sh with stub tools,
+# initramfs.sh on a fake build.  vm.sh booting a real kernel is
+# tests/bats/system/vm.bats.  Every test runs with MZ_CACHE in its own
+# temporary directory.
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
-load vm_helper
 
 setup_file() {
 	export ROOT H
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
-	mz_vm_initramfs --add "$ROOT/tests/guest:/mz/tests"
 }
 
 setup() {
@@ -39,10 +34,6 @@ fake_build() {
 	echo 0.0.1-fake >"$T/build/include/config/kernel.release"
 	echo '# fake ktap helpers' >"$T/ksrc/tools/testing/selftests/kselftest/ktap_helpers.sh"
 	export MZ_KSRC=$T/ksrc
-}
-
-vm() {
-	"$H/vm/vm.sh" --nvdimms 0 --log "$T/console.log" "$@"
 }
 
 # --- argument errors: usage and exit 2 -------------------------------------
@@ -68,12 +59,19 @@ vm() {
 	done
 	printf 'sleep 2\necho %s/build\n' "$T" >>"$T/repo/harness/build/build-kernel.sh"
 	printf '#!/bin/sh\nexit 0\n' >"$T/bin/shellcheck"
-	cp "$T/bin/shellcheck" "$T/bin/bats"
+	# shellcheck disable=SC2016 # the stub's own $*
+	printf '#!/bin/sh\necho "bats $* (MZ_TEST_BUILD=${MZ_TEST_BUILD:-})" >>"%s/ran"\n' "$T" >"$T/bin/bats"
 	chmod +x "$T/bin/shellcheck" "$T/bin/bats"
 	PATH=$T/bin:$PATH MZ_CHECK_QUICK=1 MZ_CHECK_BUDGET=1 MZ_TREE=$T/no-tree \
 		run -0 --separate-stderr "$T/repo/harness/check/check.sh"
-	[ "${lines[-1]}" = "14 passed, 0 failed" ]
+	[ "${lines[-1]}" = "15 passed, 0 failed" ]
 	grep -q 'build/kunit.sh$' "$T/ran"
+	# The harness's own tests share the CPUs; the ones that boot the
+	# kernel just built, after the smoke guest, one at a time.
+	grep -qxF "bats --print-output-on-failure --jobs $(nproc) --no-parallelize-within-files $T/repo/tests/bats (MZ_TEST_BUILD=)" "$T/ran"
+	grep -qxF "bats --print-output-on-failure $T/repo/tests/bats/system (MZ_TEST_BUILD=$T/build)" "$T/ran"
+	[ "$(grep -A1 'build/kunit.sh$' "$T/ran" | tail -n 1)" = \
+		"bats --print-output-on-failure $T/repo/tests/bats/system (MZ_TEST_BUILD=$T/build)" ]
 	[[ "$stderr" =~ "=== total: "[0-9]+" s (budget 1 s, MZ_CHECK_BUDGET)" ]]
 	[[ "$stderr" =~ "warning: make check took "[0-9]+" s, over its budget of 1 s; slowest steps: kernel "[2-9]" s, " ]]
 	PATH=$T/bin:$PATH MZ_CHECK_QUICK=1 MZ_CHECK_BUDGET=3000 MZ_TREE=$T/no-tree \
@@ -778,130 +776,6 @@ stub_tools() {
 	rm "$T/out.cpio.gz"
 	run -0 --separate-stderr "$H/vm/initramfs.sh" --add "$T/extra:/mz/other" "$T/build" "$T/out.cpio.gz"
 	[[ "$stderr" == *"made "* ]] && [ -s "$T/out.cpio.gz" ]
-}
-
-# --- VM tests (need MZ_TEST_BUILD) ------------------------------------------
-
-@test "vm: guest 'true' passes" {
-	need_vm
-	run -0 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
-	[[ "$output" == *"test true passed: MZ-EXIT 0"* ]]
-}
-
-@test "vm: guest 'fail' makes vm.sh fail" {
-	need_vm
-	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" fail
-	[[ "$output" == *"fail: failing on purpose"* ]]
-	[[ "$output" == *"MZ-EXIT 1"* ]]
-}
-
-@test "vm: a kernel WARNING fails the run and is shown" {
-	need_vm
-	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn
-	[[ "$output" == *"WARNING: CPU: 0 PID: 1 at fake"* ]]
-	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
-}
-
-@test "vm: a test's own WARNING: line is not a kernel report" {
-	need_vm
-	run -0 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn user
-	[[ "$output" == *"namespace_check: WARNING: a tool says so"* ]]
-	[[ "$output" != *"kernel reported"* ]]
-}
-
-@test "vm: a poisoned struct page dumped by CONFIG_DEBUG_VM fails the run" {
-	need_vm
-	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn poisoned
-	[[ "$output" == *"is uninitialized and poisoned"* ]]
-	[[ "$output" == *"the kernel reported 1 problem line(s)"* ]]
-}
-
-@test "vm: a hanging guest is killed at the timeout and reported" {
-	need_vm
-	SECONDS=0
-	run -1 vm --timeout 15 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" hang
-	[ "$SECONDS" -lt 30 ]
-	[[ "$output" == *"timed out after 15s"* ]]
-	[[ "$output" == *"last 30 console lines"* ]]
-	[[ "$output" == *"hang: sleeping forever"* ]]
-}
-
-@test "vm: a guest that stalls before its test starts exits 75 at the boot timeout" {
-	need_vm
-	# init never starts the test: /mz/tests/hang runs as init instead.
-	SECONDS=0
-	run -75 vm --timeout 120 --boot-timeout 15 --append rdinit=/mz/tests/hang \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
-	[ "$SECONDS" -lt 30 ]
-	[[ "$output" == *"timeout 120s (boot 15s)"* ]]
-	[[ "$output" == *"the guest stalled during boot: no MZ-TEST line after 15s; nothing ran, so booting again is safe"* ]]
-	[[ "$output" == *"hang: sleeping forever"* ]]
-	# A run timeout shorter than the boot timeout ends the boot first: the
-	# guest still stalled before its test, and is still safe to boot again.
-	SECONDS=0
-	run -75 vm --timeout 15 --append rdinit=/mz/tests/hang \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" true
-	[ "$SECONDS" -lt 30 ]
-	[[ "$output" == *"timeout 15s (boot 15s)"* ]]
-	[[ "$output" == *"the guest stalled during boot: no MZ-TEST line after 15s"* ]]
-	# The boot timeout ends once the test has started: the test hangs
-	# for 20 s or more past it.  The whole run of the "true" test takes 5 s
-	# under TCG on an idle 2-core host; 15 s leave room for a busy one (a
-	# 5 s boot timeout failed once while other work ran).
-	SECONDS=0
-	run -1 vm --timeout 35 --boot-timeout 15 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" hang
-	[ "$SECONDS" -ge 35 ]
-	[[ "$output" == *"timed out after 35s"* ]]
-}
-
-@test "vm: --no-shared-llc gives each CPU a socket; kselftest no-shared-llc checks the guest's sched domains" {
-	need_vm
-	# A stand-in for the kselftest tree: the check runs before it.
-	mkdir -p "$T/ksft"
-	printf '#!/bin/sh\necho "TAP version 13"\necho "1..0"\n' >"$T/ksft/run_kselftest.sh"
-	chmod +x "$T/ksft/run_kselftest.sh"
-	"$H/vm/initramfs.sh" --add "$ROOT/tests/guest:/mz/tests" --add "$T/ksft:/mz/kselftest" \
-		"$MZ_TEST_BUILD" "$T/i.cpio.gz" >/dev/null 2>&1
-	run -0 vm --timeout 120 --no-shared-llc "$MZ_TEST_BUILD" "$T/i.cpio.gz" kselftest no-shared-llc
-	head -n 1 "$T/console.log" | grep -q -- ' -smp 2,sockets=2,cores=1,threads=1 '
-	[[ "$output" == *"# kselftest: no-shared-llc: none of "*" sched domains has SD_SHARE_LLC"* ]]
-	# QEMU's default topology puts both CPUs in one socket, sharing its
-	# last-level cache: the check fails there.
-	rm -f "$T/console.log"
-	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$T/i.cpio.gz" kselftest no-shared-llc
-	[[ "$output" == *"has SD_SHARE_LLC: CPUs share a last-level cache"* ]]
-}
-
-@test "vm: --dry-run prints the QEMU command, which boots when pasted; the log starts with it" {
-	need_vm
-	run -0 --separate-stderr vm --timeout 120 --dry-run --append 'mz.note=a' \
-		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
-	[ "${#lines[@]}" -eq 1 ]
-	cmd=$output
-	[[ "$cmd" == "qemu-system-x86_64 -machine q35,nvdimm=on -accel ${MZ_ACCEL:-tcg} "* ]]
-	[[ "$cmd" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on mz.test=true mz.note=a' "* ]]
-	[[ "$cmd" == *" -chardev file,id=console,path=$T/console.log,append=on -serial chardev:console" ]]
-	# Nothing booted.
-	[ ! -e "$T/console.log" ]
-	# Pasted into a shell, it boots and the test runs.
-	timeout 120 bash -c "$cmd" </dev/null >/dev/null 2>&1
-	grep -q '^MZ-EXIT: 0' "$T/console.log"
-	# A real run writes the same command as the log's first line.
-	run -0 --separate-stderr vm --timeout 120 --append 'mz.note=a' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
-	[ "$(head -n 1 "$T/console.log")" = "+ $cmd" ]
-	# Then the QEMU that ran, also in the progress line.
-	v=$(qemu-system-x86_64 --version | head -n 1)
-	[ "$(sed -n 2p "$T/console.log")" = "# QEMU ${v#QEMU emulator version }" ]
-	[[ "$stderr" == *": QEMU ${v#QEMU emulator version }, accel "* ]]
-	# --shell --dry-run: the interactive command.
-	run -0 vm --dry-run --shell "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS"
-	[[ "$output" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on' -serial mon:stdio" ]]
-}
-
-@test "vm: an unknown guest test exits 127" {
-	need_vm
-	run -127 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" nosuchtest
-	[[ "$output" == *"no test /mz/tests/nosuchtest"* ]]
 }
 
 @test "floors: every script sources ../lib.sh and runs no script of a higher floor" {

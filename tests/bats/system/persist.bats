@@ -5,7 +5,7 @@
 # created and never rewritten: two boots of the kernel in MZ_TEST_BUILD
 # (guest/tests/persist), the NVDIMMs' contents kept between them.
 #
-#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-stream-y bats tests/bats/persist.bats
+#   MZ_TEST_BUILD=~/.cache/memmap-zone-device/build/series-stream-y bats tests/bats/system/persist.bats
 #
 # Skipped without MZ_TEST_BUILD (make check passes the kernel it built).
 # About two minutes under TCG.
@@ -16,7 +16,7 @@ load vm_helper
 
 setup_file() {
 	export ROOT H
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 	H=$ROOT/harness
 	mz_vm_initramfs
 }

@@ -7,8 +7,8 @@
 # patches/threads/, and of patches/ndctl/ on the ndctl tree of
 # harness/series/ndctl-tree.sh) prepared for git send-email.
 #
-#   bats tests/bats/send.bats
-#   MZ_PATCHES=/path/to/patches bats tests/bats/send.bats   # another series
+#   bats tests/bats/system/send.bats
+#   MZ_PATCHES=/path/to/patches bats tests/bats/system/send.bats   # another series
 #
 # The sender is a throwaway identity in a temporary gitconfig
 # (GIT_CONFIG_GLOBAL; the system gitconfig is ignored).  send-prep.sh runs
@@ -27,7 +27,7 @@ setup_file() {
 	# shellcheck disable=SC2034 # read by bats
 	BATS_NO_PARALLELIZE_WITHIN_FILE=true
 	export ROOT H PATCHES TAG RELEASE SENDER_NAME SENDER_EMAIL SENDER_CONFIG SEND_CACHE SEND_OUT MZ_TREE
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 	H=$ROOT/harness
 	PATCHES=${MZ_PATCHES:-$ROOT/patches}
 	# shellcheck disable=SC2016
