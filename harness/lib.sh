@@ -198,11 +198,12 @@ MZ_QEMU_PACKAGES=(qemu-system-x86=1:10.0.2+ds-2+deb13u1~bpo12+1
 	qemu-system-data=1:10.0.2+ds-2+deb13u1~bpo12+1
 	seabios=1.16.3-2~bpo12+1)
 
-# Who the commits of the git trees (tree.sh, ndctl-tree.sh) are by: a
-# build artefact's name, never a person's.  The patches in patches/ carry
-# no From: or Signed-off-by: at all (export.sh and ndctl-tree.sh strip this
-# identity); the sender's own is added at send time (send-prep.sh).
-MZ_TREE_NAME="memmap tree" MZ_TREE_EMAIL="tree@localhost"
+# Who the commits of the git trees (tree.sh, ndctl-tree.sh, upstream.sh)
+# are by: an unsent patch, never a person.  Every exported patch keeps it
+# as its From:, so that 'git am' takes the patch as exported, and carries
+# no Signed-off-by:; send-prep.sh replaces it with the sender's From: and
+# adds the sender's Signed-off-by: at send time.
+MZ_TREE_NAME="Unsent memmap-zone-device patch" MZ_TREE_EMAIL="unsent@memmap-zone-device.invalid"
 
 mz_ts() { date +%H:%M:%S; }
 
@@ -393,9 +394,9 @@ series_stamp() {
 # of signatures lacks; every other report is printed.  spdxcheck.py needs
 # Debian's python3 (python3-ply, python3-git).
 #
-# A patch of patches/ has no From: or Signed-off-by: (mz_patch_identity);
-# it is checked as send-prep.sh will send it, signed off by a stand-in
-# sender.
+# A patch of patches/ is from the neutral MZ_TREE_NAME and has no
+# Signed-off-by: (mz_patch_identity); it is checked as send-prep.sh will
+# send it, from and signed off by a stand-in sender.
 mz_checkpatch() {
 	local tree=$1 patch=$2 signed
 	shift 2
@@ -534,13 +535,16 @@ mz_placeholder_email() {
 }
 
 # mz_patch_identity PATCH NAME EMAIL [signoff]: PATCH on stdout as 'git am'
-# takes it: with a "From: NAME <EMAIL>" header when it has none (the
-# patches in patches/ have none), and with "signoff", a "Signed-off-by:
-# NAME <EMAIL>" closing the commit message's trailers when it has no
-# Signed-off-by: at all.
+# takes it, by NAME <EMAIL>: its From: header is "From: NAME <EMAIL>" when
+# it has none or has the trees' (MZ_TREE_NAME, every exported patch's), and
+# with "signoff", a "Signed-off-by: NAME <EMAIL>" closes the commit
+# message's trailers when it has no Signed-off-by: at all.  A From: of
+# anybody else (a patch taken from a real author) stays.
 mz_patch_identity() {
-	awk -v from="From: $2 <$3>" -v sob="Signed-off-by: $2 <$3>" -v signoff="${4:-}" '
+	awk -v from="From: $2 <$3>" -v sob="Signed-off-by: $2 <$3>" -v signoff="${4:-}" \
+		-v tree="From: $MZ_TREE_NAME <$MZ_TREE_EMAIL>" '
 		NR == 1 { print; next }
+		hdr == 0 && $0 == tree { next }
 		hdr == 0 && /^From: / { hasfrom = 1 }
 		hdr == 0 && /^$/ { if (!hasfrom) print from; hdr = 1 }
 		hdr == 1 && /^Signed-off-by: / { hassob = 1 }
@@ -550,18 +554,15 @@ mz_patch_identity() {
 }
 
 # mz_strip_identity FILE...: remove what git format-patch wrote of the
-# trees' own identity (MZ_TREE_NAME, MZ_TREE_EMAIL) from FILEs in place:
-# the From: header, any Signed-off-by: of it and the name heading a cover
-# letter's shortlog.  A From: of anybody else (a patch taken from a real
-# author) stays.
+# trees' own identity (MZ_TREE_NAME, MZ_TREE_EMAIL) in FILEs, in place,
+# but for the From: header, which 'git am' needs: any Signed-off-by: of it
+# and the name heading a cover letter's shortlog.
 mz_strip_identity() {
 	local f me="$MZ_TREE_NAME <$MZ_TREE_EMAIL>"
 	for f in "$@"; do
 		awk -v me="$me" -v name="$MZ_TREE_NAME" '
-			hdr == 0 && $0 == "From: " me { next }
-			hdr == 0 && /^$/ { hdr = 1 }
 			$0 == "Signed-off-by: " me { next }
-			# The shortlog heading of a cover letter: "memmap tree (3):".
+			# The shortlog heading of a cover letter: "NAME (3):".
 			index($0, name " (") == 1 && /\([0-9]+\):$/ { next }
 			{ print }
 		' "$f" >"$f.mz-strip" && mv "$f.mz-strip" "$f"
@@ -601,7 +602,7 @@ mz_apply_series() {
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] || [ "$MZ_FORCE" = 1 ] ||
 		die "$tree has uncommitted changes; commit and '$export' them, or MZ_FORCE=1 to discard them"
 	# Commits made in the tree are the tree's, like those applied here:
-	# export strips that identity (mz_strip_identity).
+	# export keeps that identity as the patches' neutral From:.
 	git -C "$tree" config user.name "$MZ_TREE_NAME"
 	git -C "$tree" config user.email "$MZ_TREE_EMAIL"
 	git -C "$tree" checkout -q -f -B series "$tag"

@@ -80,7 +80,7 @@ format_series() {
 			-o "$tmp/$dir" "$range" ||
 			die "git format-patch failed in $MZ_TREE"
 	fi
-	# No identity of the tree's in what is committed (mz_strip_identity).
+	# The tree's identity stays only as the neutral From: (mz_strip_identity).
 	for f in "$tmp/$dir"/*.patch; do
 		if [ -e "$f" ]; then mz_strip_identity "$f"; fi
 	done

@@ -86,7 +86,7 @@ export_series() {
 			--subject-prefix="$prefix" --zero-commit --no-signature \
 			-o "$tmp" "$MZ_NDCTL_TAG..series" || die "git format-patch failed in $MZ_NDCTL_TREE"
 	fi
-	# No identity of the tree's in what is committed (mz_strip_identity).
+	# The tree's identity stays only as the neutral From: (mz_strip_identity).
 	for f in "$tmp"/*.patch; do
 		if [ -e "$f" ]; then mz_strip_identity "$f"; fi
 	done

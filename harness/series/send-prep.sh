@@ -12,16 +12,17 @@
 # --ndctl prepares the companion ndctl series of patches/ndctl/ (see the
 # end).
 #
-# patches/ carries no From: and no Signed-off-by: (export.sh strips the
-# kernel tree's own identity).  The copy in OUTDIR is the sender's: git
-# config user.name and user.email, refused when unset or a placeholder.
+# Every patch of patches/ is from an unsent patch's neutral From:
+# (MZ_TREE_NAME, lib.sh) and carries no Signed-off-by:.  The copy in
+# OUTDIR is the sender's: git config user.name and user.email, refused
+# when unset or a placeholder.
 #
 #   1. patches/ is applied with 'git am' on the release in a scratch clone
 #      of the kernel tree ($MZ_SEND_TREE; the tree's "series"
 #      branch is not touched);
-#   2. every patch without a From: gets the sender as author (the date is
-#      kept) and every commit the sender's Signed-off-by after its other
-#      trailers (which stay as they are);
+#   2. every patch from the neutral From: (or none) gets the sender as
+#      author (the date is kept) and every commit the sender's
+#      Signed-off-by after its other trailers (which stay as they are);
 #   3. git format-patch writes a numbered, threaded series with the cover
 #      letter of patches/0000-cover-letter.patch (its subject, body and
 #      "[PATCH vN" prefix);

@@ -186,6 +186,29 @@ fake_build() {
 	[ -z "$output" ]
 }
 
+@test "lib.sh: mz_patch_identity gives the neutral From: and a missing one the sender, keeps a real author's" {
+	local neutral
+	# shellcheck disable=SC2016
+	neutral=$(bash -c '. "$1/lib.sh" && echo "$MZ_TREE_NAME <$MZ_TREE_EMAIL>"' _ "$H")
+	for from in "From: $neutral" "" "From: Real Author <real@kernel.invalid>"; do
+		{
+			echo 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001'
+			[ -z "$from" ] || echo "$from"
+			printf 'Subject: [PATCH] mm: x\n\nWhy.\n\nLink: https://lore.kernel.invalid/x\n---\n x | 1 +\n'
+		} >"$T/p"
+		# shellcheck disable=SC2016
+		run -0 bash -c '. "$1/lib.sh" && mz_patch_identity "$2" "Ada Sender" ada@kernel.invalid signoff' _ "$H" "$T/p"
+		case $from in
+		*Real*) want="From: Real Author <real@kernel.invalid>" ;;
+		*) want="From: Ada Sender <ada@kernel.invalid>" ;;
+		esac
+		[ "$(grep -c '^From: ' <<<"$output")" -eq 1 ] || { echo "$output"; false; }
+		grep -qxF "$want" <<<"$output" || { echo "$output"; false; }
+		[ "$(grep -A1 -x 'Link: https://lore.kernel.invalid/x' <<<"$output" | tail -n 1)" = \
+			"Signed-off-by: Ada Sender <ada@kernel.invalid>" ]
+	done
+}
+
 @test "lib.sh: mz_run logs the quoted command, and on failure prints it too" {
 	cat >"$T/run.sh" <<-EOF
 	set -euo pipefail

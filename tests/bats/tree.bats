@@ -13,6 +13,12 @@
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
 
+# from_of_tree: the From: line of every exported patch (lib.sh).
+from_of_tree() {
+	# shellcheck disable=SC2016
+	bash -c '. "$1/harness/lib.sh" && echo "From: $MZ_TREE_NAME <$MZ_TREE_EMAIL>"' _ "$ROOT"
+}
+
 setup() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	T=$BATS_TEST_TMPDIR
@@ -119,6 +125,49 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$output" == *"mirror matches the series: 3 patches, 3 files"* ]]
 	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"up to date"* ]]
+}
+
+@test "export.sh: every patch is from the neutral author, and git am takes it as exported" {
+	# Patches without a From: (as patches/ had them before), and a commit
+	# made in the tree by whoever works there: git's own identity is the
+	# tree's (tree.sh sets it).
+	sed -i '/^From: /d' "$P"/patches/0*.patch
+	unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
+	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
+	tree commit -q -am "mm: drain"
+	run -0 "$P/harness/series/export.sh"
+	from=$(from_of_tree)
+	local p n=0
+	while read -r p; do
+		[ "$(sed -n '/^$/q; /^From: /p' "$P/patches/$p")" = "$from" ] ||
+			{ echo "$p: $(sed -n '/^$/q; /^From: /p' "$P/patches/$p")"; false; }
+		if grep -n '^Signed-off-by: ' "$P/patches/$p"; then echo "in $p"; false; fi
+		n=$((n + 1))
+	done < <(grep -v '^#' "$P/patches/series")
+	[ "$n" -eq 3 ]
+	# A maintainer's clone: git am of the files as they are, nothing added.
+	git clone -q "$MZ_TREE" "$T/am"
+	git -C "$T/am" checkout -q --detach v7.3.4-base
+	grep -v '^#' "$P/patches/series" | sed "s|^|$P/patches/|" |
+		GIT_COMMITTER_NAME=Maintainer GIT_COMMITTER_EMAIL=m@localhost xargs git -C "$T/am" am -q
+	[ "$(git -C "$T/am" rev-parse 'HEAD^{tree}')" = "$(tree rev-parse 'series^{tree}')" ]
+	[ "$(git -C "$T/am" log --format='From: %an <%ae>' v7.3.4-base..HEAD | sort -u)" = "$from" ]
+	# tree.sh takes the files back: nothing to apply.
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
+	[[ "$stderr" == *"up to date"* ]]
+}
+
+@test "patches/: every patch is from the neutral author and has no Signed-off-by:, the cover letters' included" {
+	local p n=0 from
+	from=$(from_of_tree)
+	for p in "$ROOT"/patches/*.patch "$ROOT"/patches/*/*.patch; do
+		n=$((n + 1))
+		if grep -nE '^Signed-off-by: ' "$p"; then echo "in $p"; false; fi
+		[ "$(sed -n '/^$/q; /^From: /p' "$p")" = "$from" ] ||
+			{ echo "$p: $(sed -n '/^$/q; /^From: /p' "$p")"; false; }
+	done
+	[ "$n" -gt 10 ]
 }
 
 @test "export.sh: refuses a path outside the mirrored directories and changes nothing" {

@@ -131,16 +131,6 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	[ ! -e "$MZ_CACHE" ]
 }
 
-@test "patches/: no From: and no Signed-off-by: in any patch, the cover letters' included" {
-	local p n=0
-	for p in "$PATCHES"/*.patch "$PATCHES"/threads/*.patch "$PATCHES"/ndctl/*.patch; do
-		[ -e "$p" ] || continue
-		n=$((n + 1))
-		if grep -nE '^(From|Signed-off-by): ' "$p"; then echo "in $p"; false; fi
-	done
-	[ "$n" -gt 1 ]
-}
-
 @test "prepared copy: the sender is author and only sign-off of every patch, author dates kept" {
 	need_prepared
 	local i o p
