@@ -167,6 +167,10 @@ MZ_FIRST_WORKTREE=$MZ_TREE-first        # and the first series' end
 # The base this project targets (Debian's linux-source-7.3).  Used by the
 # scripts that source this file.
 MZ_BASE_VERSION=7.3.4
+# The first paragraph of the first series' cover letter that only the
+# 7.3.4 form has (it explains patches 1-7); upstream.sh puts the base of
+# patches/mm-unstable/ in its place.
+MZ_COVER_RELEASE_PARAGRAPH="Linux $MZ_BASE_VERSION has no v11"
 MZ_DEB_PACKAGE=linux-source-7.3
 MZ_DEB_VERSION=7.3.4-1~bpo13+1
 MZ_DEB_SUITE=trixie-backports
