@@ -190,6 +190,10 @@ MZ_NDCTL_SUITE=trixie
 #= MZ_NDCTL_SHA256  the sha256 that tarball must have (default: Debian's ndctl 81)
 MZ_NDCTL_SHA256=${MZ_NDCTL_SHA256:-e40784687ac2d0c176748c9ffb8bde541a12301b6fedb607a9a70c8fd1f94929}
 MZ_NDCTL_TAG=ndctl-v$MZ_NDCTL_VERSION-base
+# checkpatch.pl's options for the ndctl series, which follows the
+# kernel's coding style (ndctl's CONTRIBUTING.md) but is not a kernel
+# tree (--no-tree) and has no MAINTAINERS file to update for a new file.
+MZ_NDCTL_CHECKPATCH=(--no-tree --ignore FILE_PATH_CHANGES)
 
 # QEMU with full CXL type-3 emulation (persistent and volatile capacity,
 # label area, fixed memory windows): Debian's 10.0 in bookworm-backports,

@@ -14,7 +14,7 @@
 #               of the fixes it applies on (patches/fixes/) and of its
 #               follow-up series patches/threads/: no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
-#               also on the ndctl series in patches/ndctl/ (--no-tree)
+#               also on the ndctl series in patches/ndctl/ (MZ_NDCTL_CHECKPATCH)
 #   bisect      every patch of the fixes and both series builds on its own
 #               with the stream-y config
 #               (incremental builds in one O= directory, one per commit);
@@ -80,12 +80,11 @@ checkpatch() {
 			bad=1
 		fi
 	done
-	# The companion ndctl series follows the kernel's coding style
-	# (ndctl's CONTRIBUTING.md); ndctl is not a kernel tree: --no-tree.
+	# The companion ndctl series, with MZ_NDCTL_CHECKPATCH's options.
 	n=${#plist[@]}
 	mz_series_patches plist "$dir/ndctl"
 	for p in ${plist[@]+"${plist[@]}"}; do
-		out=$(mz_checkpatch "$tree" "$dir/ndctl/$p" --no-tree)
+		out=$(mz_checkpatch "$tree" "$dir/ndctl/$p" "${MZ_NDCTL_CHECKPATCH[@]}")
 		if [ -n "$out" ]; then
 			printf 'ndctl/%s:\n%s\n' "$p" "$out" >&2
 			bad=1

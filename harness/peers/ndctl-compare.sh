@@ -17,9 +17,12 @@
 # exits 1 naming every difference:
 #   - a test that passes on base does not pass on a series run, or one
 #     skipped on base is not skipped there (the sets of skips differ);
-#   - base's result differs from --expect ("TEST fail|skip REASON" lines;
-#     tests not listed must pass); without a base run, a series run's
-#     result differs from --expect;
+#   - base's result differs from --expect ("TEST fail|skip|new REASON"
+#     lines; tests not listed must pass); without a base run, a series
+#     run's result differs from --expect;
+#   - a test listed as "new" (a test of what the series adds, from
+#     patches/ndctl/: base skips it, for REASON) does not pass on a
+#     series run;
 #   - a test listed in --expect passes where it is held to the list (a
 #     stale entry: a list that says fail or skip where the kernel passes
 #     would hide the day that test breaks again);
@@ -66,11 +69,18 @@ mapfile -t names < <(grep -v '^$' "$namesf")
 declare -A want=() why=()
 while read -r t res reason; do
 	case "$t" in ''|'#'*) continue ;; esac
-	case "$res" in fail|skip) ;; *) die "$expect: '$t $res': the result must be fail or skip" ;; esac
+	case "$res" in fail|skip|new) ;; *) die "$expect: '$t $res': the result must be fail, skip or new" ;; esac
 	[ -n "$reason" ] || die "$expect: $t: no reason given"
 	want[$t]=$res why[$t]=$reason
 done <"$expect"
-expected() { echo "${want[$1]:-pass}"; }
+# expected TEST [RUN]: the result TEST must have on base (or on RUN).
+expected() {
+	case "${want[$1]:-pass}:${2:-base}" in
+	new:base) echo skip ;;
+	new:*) echo pass ;;
+	*) echo "${want[$1]:-pass}" ;;
+	esac
+}
 
 # The results.
 declare -A res=() reports=() secs=() accel=()
@@ -107,12 +117,12 @@ for t in "${names[@]}"; do
 			problems+=("$t: no result in run $r")
 			continue
 		fi
-		if [ "$r" = base ] || [ "$have_base" = 0 ]; then
-			w=$(expected "$t")
+		if [ "$r" = base ] || [ "$have_base" = 0 ] || [ "${want[$t]:-}" = new ]; then
+			w=$(expected "$t" "$r")
 			if [ "$got" = "$w" ]; then
 				:
 			elif [ "$w" != pass ] && [ "$got" = pass ]; then
-				problems+=("$t: passes on $r, but $expect lists it as '$w' (${why[$t]}): drop the stale entry")
+				problems+=("$t: passes on $r, but $expect lists it as '${want[$t]}' (${why[$t]}): drop the stale entry")
 			else
 				problems+=("$t: $got on $r, expected $w${why[$t]:+ (${why[$t]})}")
 			fi
@@ -147,7 +157,11 @@ fi
 			[ "$v" != fail ] || v=FAIL
 			printf ' %-5s' "$v"
 		done
-		if [ -n "${want[$t]:-}" ]; then printf '  expected on base: %s (%s)' "${want[$t]}" "${why[$t]}"; fi
+		case "${want[$t]:-}" in
+		'') ;;
+		new) printf '  new: skipped on base (%s), passes on the series' "${why[$t]}" ;;
+		*) printf '  expected on base: %s (%s)' "${want[$t]}" "${why[$t]}" ;;
+		esac
 		printf '\n'
 	done
 	printf '%-24s' seconds
@@ -164,8 +178,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 resj=$(for r in "${runlist[@]}"; do
 	for t in "${names[@]}"; do
 		jq -cn --arg run "$r" --arg test "$t" --arg result "${res[$r:$t]:-missing}" \
-			--arg expected "$(expected "$t")" --arg reason "${why[$t]:-}" \
-			'{run: $run, test: $test, result: $result, expected_on_base: $expected, reason: $reason}'
+			--arg expected "$(expected "$t")" --arg want "$(expected "$t" "$r")" --arg reason "${why[$t]:-}" \
+			'{run: $run, test: $test, result: $result, expected_on_base: $expected, expected: $want, reason: $reason}'
 	done
 done | jq -s .)
 runj=$(for r in "${runlist[@]}"; do

@@ -43,8 +43,9 @@
 # a scratch clone of the ndctl tree ($MZ_NDCTL_SEND_TREE; ndctl-tree.sh
 # makes the tree if missing), with ndctl's conventions (its CONTRIBUTING.md):
 # the "[ndctl PATCH]" prefix of the cover letter, To: nvdimm@lists.linux.dev,
-# and checkpatch.pl --strict --no-tree.  ndctl has no MAINTAINERS file: its
-# maintainers are the kernel's libnvdimm maintainers, so every patch gets
+# and checkpatch.pl --strict with MZ_NDCTL_CHECKPATCH's options.  ndctl has
+# no MAINTAINERS file: its maintainers are the kernel's libnvdimm
+# maintainers, so every patch gets
 # the Cc: lines that get_maintainer.pl gives for drivers/nvdimm/ in the
 # kernel tree.
 set -euo pipefail
@@ -245,7 +246,7 @@ bad=0
 for f in "${files[@]}"; do
 	case "${f##*/}" in 0000-cover-letter.patch) continue ;; esac
 	if [ "$ndctl" = 1 ]; then
-		o=$(mz_checkpatch "$MZ_TREE" "$f" --no-tree)
+		o=$(mz_checkpatch "$MZ_TREE" "$f" "${MZ_NDCTL_CHECKPATCH[@]}")
 	else
 		o=$(mz_checkpatch "$scratch" "$f")
 	fi

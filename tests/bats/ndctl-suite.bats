@@ -209,6 +209,29 @@ compare() {
 	run -0 compare off
 }
 
+@test "ndctl-compare.sh: a \"new\" test (of what the series adds) skips on base and must pass on every series run" {
+	runs base:a=pass,b=skip,c=skip off:a=pass,b=skip,c=pass on:a=pass,b=skip,c=pass
+	printf 'b skip no such device here\nc new the base kernel has no such attribute\n' >"$T/expect"
+	run -0 --separate-stderr compare base,off,on
+	grep -qE '^c +skip +pass +pass +new: skipped on base \(the base kernel has no such attribute\), passes on the series$' \
+		"$T/logs/table.txt"
+	jq -e '[.results[] | select(.test == "c")] | map(.expected) == ["skip", "pass", "pass"]' "$T/logs/summary.json"
+	# A series run that skips it, or fails it, fails the comparison.
+	runs base:a=pass,b=skip,c=skip off:a=pass,b=skip,c=skip on:a=pass,b=skip,c=fail
+	printf 'b skip no such device here\nc new the base kernel has no such attribute\n' >"$T/expect"
+	run -1 --separate-stderr compare base,off,on
+	[[ "$stderr" == *"c: skip on off, expected pass (the base kernel has no such attribute)"* ]]
+	[[ "$stderr" == *"c: fail on on, expected pass (the base kernel has no such attribute)"* ]]
+	# Held to the list without base too.
+	run -1 --separate-stderr compare off
+	[[ "$stderr" == *"c: skip on off, expected pass"* ]]
+	# A base that passes it has what the series adds: a stale entry.
+	runs base:a=pass,b=skip,c=pass off:a=pass,b=skip,c=pass
+	printf 'b skip no such device here\nc new the base kernel has no such attribute\n' >"$T/expect"
+	run -1 --separate-stderr compare base,off
+	[[ "$stderr" == *"c: passes on base, but $T/expect lists it as 'new' (the base kernel has no such attribute): drop the stale entry"* ]]
+}
+
 @test "ndctl-compare.sh: a missing result, and kernel reports only on the series, fail" {
 	runs base:a=pass,b=skip,c=fail off:a=pass,c=fail
 	run -1 --separate-stderr compare base,off
@@ -231,7 +254,7 @@ compare() {
 	runs base:a=pass,b=skip,c=fail
 	printf 'a maybe why\n' >"$T/expect"
 	run -1 compare base
-	[[ "$output" == *"'a maybe': the result must be fail or skip"* ]]
+	[[ "$output" == *"'a maybe': the result must be fail, skip or new"* ]]
 	printf 'a fail\n' >"$T/expect"
 	run -1 compare base
 	[[ "$output" == *"a: no reason given"* ]]
