@@ -31,8 +31,9 @@
 #     (build-nfit-test.sh);
 #   - ndctl 81 with patches/ndctl/ and its tests, -Dtest=enabled
 #     -Ddestructive=enabled -Dkeyutils=enabled (build-ndctl.sh --tests;
-#     the suite is ndctl 81's with the pmem-ns fix of patches/ndctl/'s
-#     first patch, which base and series runs share);
+#     the suite is ndctl 81's with the fixes that patches/ndctl/ starts
+#     with (test/pmem-ns, cxl enable-port -m), which base and series runs
+#     share);
 #   - an initramfs per kernel with that build at its own path, the test
 #     plan ('meson introspect --tests'), the tools the tests use (jq, fio,
 #     mkfs.xfs, parted, dmsetup, keyctl, trace-cmd, ...: the host's, from
