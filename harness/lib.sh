@@ -561,11 +561,11 @@ mz_patch_identity() {
 	' "$1"
 }
 
-# mz_strip_identity FILE...: remove what git format-patch wrote of the
+# mz_strip_tree_signoff FILE...: remove what git format-patch wrote of the
 # trees' own identity (MZ_TREE_NAME, MZ_TREE_EMAIL) in FILEs, in place,
 # but for the From: header, which 'git am' needs: any Signed-off-by: of it
 # and the name heading a cover letter's shortlog.
-mz_strip_identity() {
+mz_strip_tree_signoff() {
 	local f me="$MZ_TREE_NAME <$MZ_TREE_EMAIL>"
 	for f in "$@"; do
 		awk -v me="$me" -v name="$MZ_TREE_NAME" '

@@ -13,7 +13,7 @@
 	/^[^ ].* \([0-9]+\):$/ { done = 1 }
 	!done { body[n++] = $0 }
 	END {
-		# Without its "Name (N):" heading (mz_strip_identity removes
+		# Without its "Name (N):" heading (mz_strip_tree_signoff removes
 		# the tree's), the shortlog is found from the end: the
 		# diffstat's " N files changed" line, the diffstat above it,
 		# a blank line, the shortlog's indented subjects, a blank line.

@@ -80,9 +80,9 @@ format_series() {
 			-o "$tmp/$dir" "$range" ||
 			die "git format-patch failed in $MZ_TREE"
 	fi
-	# The tree's identity stays only as the neutral From: (mz_strip_identity).
+	# The tree's identity stays only as the neutral From: (mz_strip_tree_signoff).
 	for f in "$tmp/$dir"/*.patch; do
-		if [ -e "$f" ]; then mz_strip_identity "$f"; fi
+		if [ -e "$f" ]; then mz_strip_tree_signoff "$f"; fi
 	done
 	rm -f "$MZ_ROOT/$dir"/*.patch "$MZ_ROOT/$dir/series"
 	mkdir -p "$MZ_ROOT/$dir"

@@ -86,9 +86,9 @@ export_series() {
 			--subject-prefix="$prefix" --zero-commit --no-signature \
 			-o "$tmp" "$MZ_NDCTL_TAG..series" || die "git format-patch failed in $MZ_NDCTL_TREE"
 	fi
-	# The tree's identity stays only as the neutral From: (mz_strip_identity).
+	# The tree's identity stays only as the neutral From: (mz_strip_tree_signoff).
 	for f in "$tmp"/*.patch; do
-		if [ -e "$f" ]; then mz_strip_identity "$f"; fi
+		if [ -e "$f" ]; then mz_strip_tree_signoff "$f"; fi
 	done
 	mkdir -p "$pdir"
 	rm -f "$pdir"/*.patch "$pdir/series"

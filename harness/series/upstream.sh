@@ -142,7 +142,7 @@ export)
 	trap 'rm -rf "$tmp"' EXIT
 	git -C "$work" -c core.abbrev=12 format-patch -q --cover-letter --zero-commit --no-signature \
 		--subject-prefix="$MZ_SUBJECT_PREFIX" -o "$tmp" "$onto..HEAD"
-	for f in "$tmp"/*.patch; do mz_strip_identity "$f"; done
+	for f in "$tmp"/*.patch; do mz_strip_tree_signoff "$f"; done
 	if [ "$first" != series ]; then
 		info "checking that patches/$MZ_FOLLOWUP/ applies on top"
 		n=$(am_series "$work" "$MZ_PATCHES/$MZ_FOLLOWUP")
