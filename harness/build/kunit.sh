@@ -13,10 +13,10 @@
 #                 without the streaming backend, which KASAN kernels lack
 #                 (make check-debug runs it)
 #
-# kunit.sh --console LOG: no kernel is built; LOG is the console of a guest
-# that loaded the test as a module (guest/tests/smoke, whose step 5 prints
-# the suite's debugfs results as "# kunit: LINE"); those lines are parsed
-# as any run's are.  make check does this with its smoke guest, so the
+# kunit.sh --guest-output LOG: no kernel is built; LOG is what a guest
+# test printed (vm.sh's NAME.test.log) after it loaded the test as a module
+# (guest/tests/smoke, whose step 5 prints the suite's debugfs results as
+# "# kunit: LINE"); those lines are parsed as any run's are.  make check does this with its smoke guest, so the
 # guest kernel (CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST=m in base.config) is
 # the only x86-64 kernel it builds.
 #
@@ -51,14 +51,14 @@ declare -A machine=([x86_64]="-bios qboot.rom" [arm64]="-machine virt -cpu max")
 
 usage() {
 	echo "usage: ${0##*/} [RUN...]   (RUN: x86_64 arm64 x86_64-kasan; default: all three)" >&2
-	echo "       ${0##*/} --console LOG   (the KTAP a guest printed as \"# kunit: LINE\")" >&2
+	echo "       ${0##*/} --guest-output LOG   (the KTAP a guest test printed as \"# kunit: LINE\")" >&2
 	exit 2
 }
-console_log=
-if [ "${1:-}" = --console ]; then
+guest_log=
+if [ "${1:-}" = --guest-output ]; then
 	[ $# -eq 2 ] || usage
-	console_log=$2
-	[ -f "$console_log" ] || die "--console $console_log: no such file"
+	guest_log=$2
+	[ -f "$guest_log" ] || die "--guest-output $guest_log: no such file"
 	set --
 fi
 runs=("$@")
@@ -67,7 +67,7 @@ for r in "${runs[@]}"; do
 	case "$r" in -*) usage ;; esac
 	[ -n "${qemu[${r%-kasan}]:-}" ] || { echo "${0##*/}: unknown run '$r'" >&2; usage; }
 done
-[ -z "$console_log" ] || runs=(guest)
+[ -z "$guest_log" ] || runs=(guest)
 
 need_tool python3 python3
 need_tool timeout coreutils
@@ -121,17 +121,17 @@ verdict() {
 	info "$r: ${summary#*] }"
 }
 
-# guest: the "# kunit: " lines of a guest's console (CRs and the prefix
+# guest: the "# kunit: " lines a guest test printed (CRs and the prefix
 # taken off) are the KTAP to parse.
 guest() {
 	local log=$MZ_LOGS/kunit-guest
 	rm -f "$log.console" "$log.log"
-	sed -n 's/\r$//; s/^# kunit: //p' "$console_log" >"$log.console"
+	sed -n 's/\r$//; s/^# kunit: //p' "$guest_log" >"$log.console"
 	if [ ! -s "$log.console" ]; then
-		info "guest: FAILED: no '# kunit: ' lines in $console_log (did the guest load zone_device_memmap_kunit? see its step 5)"
+		info "guest: FAILED: no '# kunit: ' lines in $guest_log (did the guest load zone_device_memmap_kunit? see its step 5)"
 		return 1
 	fi
-	info "guest: the KTAP of $console_log"
+	info "guest: the KTAP of $guest_log"
 	verdict guest "$log"
 }
 

@@ -33,7 +33,7 @@
 #   smoke       the guest smoke test: fsdax, devdax, device-private, and
 #               the KUnit test loaded as a module (its step 5)
 #   kunit       kunit.py's verdict on the KTAP the smoke guest printed
-#               (harness/build/kunit.sh --console); the arm64 run is
+#               (harness/build/kunit.sh --guest-output); the arm64 run is
 #               make check-series', the KASAN run make check-debug's
 #   system      the harness's tests on the real things, one at a time
 #               (tests/bats/system): vm.sh and matrix.sh booting the guest
@@ -125,11 +125,13 @@ if [ -n "$build" ]; then
 	step codegen "$H/check/check-series.sh" --build "$build" codegen
 	smoke() {
 		local initrd=$MZ_INITRAMFS/check-smoke.cpio.gz
+		# The kunit step reads this run's output, never an older one.
+		rm -f "$MZ_LOGS/check-smoke.log" "$MZ_LOGS/check-smoke.test.log"
 		"$H/vm/initramfs.sh" "$build" "$initrd" >/dev/null &&
 			"$H/vm/vm.sh" --log "$MZ_LOGS/check-smoke.log" "$build" "$initrd" -- smoke
 	}
 	step smoke smoke
-	step kunit "$H/build/kunit.sh" --console "$MZ_LOGS/check-smoke.log"
+	step kunit "$H/build/kunit.sh" --guest-output "$MZ_LOGS/check-smoke.test.log"
 	MZ_TEST_BUILD=$build step system bats --print-output-on-failure "$MZ_ROOT/tests/bats/system"
 	if [ "$MZ_CHECK_QUICK" != 1 ] && [ -x "$H/matrix/matrix.sh" ]; then
 		if [ -n "$ndctl_root" ]; then

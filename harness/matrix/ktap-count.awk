@@ -9,7 +9,8 @@
 #   # ok 3 description # SKIP reason             <- skip
 #   not ok 1 selftests: TARGET: memmap_x.sh      <- the group itself failed
 # Output: one line per group, "GROUP PASS FAIL SKIP", in order of
-# appearance.  A group that failed at the top level without any failing
+# appearance, with any blank in GROUP made "_" (a mangled line cannot make
+# a count of a word).  A group that failed at the top level without any failing
 # subtest (a crash or timeout) counts one extra failure; a group skipped
 # as a whole counts one skip.
 #
@@ -22,6 +23,7 @@ function group_name(s) {
 	sub(/^.*: /, "", s)
 	sub(/\.sh$/, "", s)
 	sub(/^memmap_/, "", s)
+	gsub(/[ \t]+/, "_", s)
 	return s
 }
 function skip_desc(s) {

@@ -505,6 +505,7 @@ run_cell() {
 		# 75: the guest stalled before its test started; boot it once more.
 		if [ "$rc" -ne 75 ] || [ "$try" = 2 ]; then break; fi
 		mv "$out/$cell.log" "$out/$cell.stall.log"
+		[ ! -e "$out/$cell.test.log" ] || mv "$out/$cell.test.log" "$out/$cell.stall.test.log"
 		mv "$out/$cell.err" "$out/$cell.stall.err"
 		warn "  $v with $(pname "$p"): the guest stalled before its test started; booting it again (log: $out/$cell.stall.log)"
 	done

@@ -209,9 +209,9 @@ for r in "${runlist[@]}"; do
 	[ "$r" != base ] || k=base
 	m=$mult
 	[ -n "$m" ] || { m=1; [ "${accel[$k]}" = kvm ] || m=3; }
-	# loglevel=5: the kernel's chatter (notices, info) would break the
-	# KTAP lines on the console (warnings still show); the guest prints
-	# the messages of a failed test after it.
+	# loglevel=5: the kernel's chatter (notices, info) stays off the
+	# console, whose log is read for kernel reports (warnings still show);
+	# the guest prints the messages of a failed test after it.
 	pol=
 	[ "$r" = base ] || pol=" memmap_streaming=$r"
 	s=$(date +%s)

@@ -72,7 +72,7 @@ if "$MZ_ROOT/harness/vm/vm.sh" --accel kvm --nvdimms 0 --timeout "$timeout" --lo
 	info "the kernel boots under KVM: kvm"
 else
 	answer=tcg
-	info "the kernel did not reach MZ-EXIT: 0 under KVM (see $log, $log.err): tcg"
+	info "the kernel did not reach MZ-EXIT: 0 under KVM (see $log, ${log%.log}.test.log, $log.err): tcg"
 fi
 echo "$answer" >"$cache.tmp"
 mv "$cache.tmp" "$cache"

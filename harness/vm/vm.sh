@@ -9,10 +9,14 @@
 # Boots BUILD_DIR/arch/x86/boot/bzImage with INITRAMFS (initramfs.sh) on a
 # q35 machine with NVDIMMs and kernel command line
 #   console=ttyS0 panic=-1 printk.devkmsg=on mz.test=TEST [mz.args=A,B] ...
+#   mz.out=ttyS1
 # so guest/init runs /mz/tests/TEST ARG... and powers off.  The guest
-# console goes to the log; the test's own output (console lines between
-# "MZ-TEST:" and "MZ-EXIT:" that are not kernel messages) goes to stdout,
-# progress and errors to stderr.
+# console (ttyS0: the kernel's messages, guest/init's markers) goes to the
+# log; the test's own output goes to a second serial port (ttyS1), kept
+# in the log's .test.log sibling, and between its "MZ-TEST:" and
+# "MZ-EXIT:" lines to stdout; progress and errors go to stderr.  The two
+# never share a line: a kernel message the console prints while the test
+# writes a line cannot split it.
 #
 # Exit status: the test's MZ-EXIT status, or 1 when the guest timed out,
 # printed no MZ-EXIT line, did not power off within 15 s of it, or the
@@ -33,7 +37,9 @@
 #   --boot-timeout SECONDS  kill it earlier when guest/init has not started
 #                         the test by then (default 240, or --timeout when
 #                         that is shorter; a TCG guest starts it within 10 s)
-#   --log FILE            console log (default $MZ_LOGS/vm-TEST.log)
+#   --log FILE            console log (default $MZ_LOGS/vm-TEST.log); the
+#                         test's output goes to FILE without .log, plus
+#                         .test.log
 #   --append TEXT         more kernel command line (repeatable)
 #   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
 #   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default
@@ -119,7 +125,8 @@
 #                         with SD_SHARE_LLC, cpus_share_cache() false)
 #   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
 #                         recreate them empty, i.e. label-less and zeroed)
-#   --console             also stream the guest console to stderr
+#   --console             also stream the guest console and the test's
+#                         output (interleaved as they come) to stderr
 #   --shell               interactive: no test, console on this terminal
 #                         (Ctrl-A X quits), no timeout or checks
 #   --dry-run             print the QEMU command line, shell-quoted, and
@@ -485,7 +492,7 @@ if [ -n "$cmb" ]; then
 fi
 if [ ${#carve[@]} -gt 0 ]; then cmdline+=" ${carve[*]}"; fi
 if [ -n "$test" ]; then
-	cmdline+=" mz.test=$test"
+	cmdline+=" mz.test=$test mz.out=ttyS1"
 	if [ ${#targs[@]} -gt 0 ]; then cmdline+=" mz.args=$(IFS=,; echo "${targs[*]}")"; fi
 fi
 if [ ${#appends[@]} -gt 0 ]; then cmdline+=" ${appends[*]}"; fi
@@ -512,16 +519,21 @@ if [ "$shell" = 1 ]; then
 fi
 
 log=${log:-$MZ_LOGS/vm-$test.log}
-# The console is appended to the log, after the command line.
-qemu+=(-chardev "file,id=console,path=$log,append=on" -serial chardev:console)
+tlog=${log%.log}.test.log
+# The console (ttyS0) is appended to the log, after the command line; the
+# test's output (ttyS1) fills tlog.
+qemu+=(-chardev "file,id=console,path=$log,append=on" -serial chardev:console
+	-chardev "file,id=test,path=$tlog" -serial chardev:test)
 if [ "$dry_run" = 1 ]; then
 	mz_quote "${qemu[@]}"
 	exit 0
 fi
 mkdir -p "$(dirname "$log")"
 printf '+ %s\n# %s\n' "$(mz_quote "${qemu[@]}")" "$qemu_version" >"$log"
+: >"$tlog"
 qerr=$(mktemp)
 clean=$(mktemp)
+tclean=$(mktemp)
 qpid='' tpid=''
 stop_qemu() {
 	local i
@@ -535,7 +547,7 @@ stop_qemu() {
 }
 cleanup() {
 	stop_qemu
-	rm -f "$qerr" "$clean"
+	rm -f "$qerr" "$clean" "$tclean"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -545,7 +557,7 @@ t0=$EPOCHREALTIME
 "${qemu[@]}" </dev/null >"$qerr" 2>&1 &
 qpid=$!
 if [ "$console" = 1 ]; then
-	tail -n +1 -f --pid="$qpid" "$log" >&2 &
+	tail -q -n +1 -f --pid="$qpid" "$log" "$tlog" >&2 &
 	tpid=$!
 fi
 
@@ -555,7 +567,7 @@ boot_deadline=$((${t0/./} + boot_timeout * 1000000)) started=0 stalled=0
 while kill -0 "$qpid" 2>/dev/null; do
 	now=${EPOCHREALTIME/./}
 	if [ "$started" = 0 ]; then
-		if grep -aq '^MZ-TEST: ' "$log"; then
+		if grep -aqs '^MZ-TEST: ' "$tlog" "$log"; then
 			started=1
 		elif [ "$now" -ge "$boot_deadline" ]; then
 			stalled=1
@@ -567,7 +579,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 		break
 	fi
 	if [ -z "$exit_at" ]; then
-		if grep -aq '^MZ-EXIT: ' "$log"; then exit_at=$now; fi
+		if grep -aqs '^MZ-EXIT: ' "$tlog" "$log"; then exit_at=$now; fi
 	elif [ $((now - exit_at)) -ge 15000000 ]; then
 		no_poweroff=1
 		break
@@ -582,18 +594,26 @@ if [ -n "$tpid" ]; then wait "$tpid" || true; fi
 elapsed=$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }")
 
 tr -d '\r' <"$log" >"$clean"
-# The test's output: between the markers, without kernel messages.
-# Blank lines are held back so the one init prints before MZ-EXIT is dropped.
-awk '
+tr -d '\r' <"$tlog" >"$tclean"
+# The test's output: between the markers.  Blank lines are held back so
+# the one init prints before MZ-EXIT (which starts it on a line of its
+# own) is dropped.  When init could not use ttyS1 (it says so on the
+# console), the output is on the console, without the kernel's messages.
+out_from=$tclean oncon=0
+if ! grep -q '^MZ-TEST: ' "$tclean" && grep -q '^MZ-TEST: ' "$clean"; then
+	out_from=$clean oncon=1
+	warn "the test's output went to the console, not to ttyS1 ($(grep -m1 "^init: .*the test's output goes to the console" "$clean" || echo 'init said nothing')): a kernel message may split its lines"
+fi
+awk -v oncon="$oncon" '
 	/^MZ-EXIT: / { p = 0 }
-	p && !/^\[ *[0-9]+\.[0-9]+\] / {
+	p && !(oncon && /^\[ *[0-9]+\.[0-9]+\] /) {
 		if ($0 == "") { blank++; next }
 		for (; blank > 0; blank--) print ""
 		print
 	}
-	/^MZ-TEST: / { p = 1; blank = 0 }' "$clean"
+	/^MZ-TEST: / { p = 1; blank = 0 }' "$out_from"
 
-status=$(sed -n 's/^MZ-EXIT: \([0-9][0-9]*\)$/\1/p' "$clean" | tail -n 1)
+status=$(sed -n 's/^MZ-EXIT: \([0-9][0-9]*\)$/\1/p' "$out_from" | tail -n 1)
 problems=()
 if [ "$stalled" = 1 ]; then
 	problems+=("the guest stalled during boot: no MZ-TEST line after ${boot_timeout}s")
@@ -611,6 +631,8 @@ if [ ${#problems[@]} -gt 0 ]; then
 	head -n 1 "$clean" >&2
 	echo "--- last 30 console lines ($log) ---" >&2
 	tail -n 30 "$clean" >&2
+	echo "--- last 30 lines of the test's output ($tlog) ---" >&2
+	tail -n 30 "$tclean" >&2
 	echo "---" >&2
 fi
 # Kernel messages only (printk's "[ seconds]" stamp, CONFIG_PRINTK_TIME):
@@ -628,13 +650,13 @@ if [ ${#problems[@]} -gt 0 ]; then
 	msg=$(printf '%s; ' "${problems[@]}")
 	if [ "$stalled" = 1 ] && [ -z "$reports" ]; then
 		# Nothing ran: the caller may boot again.
-		printf '%s: error: %s\n' "${0##*/}" "test $test did not start after ${elapsed}s (accel $accel): ${msg%; }; nothing ran, so booting again is safe; log: $log" >&2
+		printf '%s: error: %s\n' "${0##*/}" "test $test did not start after ${elapsed}s (accel $accel): ${msg%; }; nothing ran, so booting again is safe; log: $log, test output: $tlog" >&2
 		exit 75
 	fi
-	die "test $test failed after ${elapsed}s (accel $accel): ${msg%; }; log: $log"
+	die "test $test failed after ${elapsed}s (accel $accel): ${msg%; }; log: $log, test output: $tlog"
 fi
 if [ "$status" -ne 0 ]; then
-	warn "test $test failed: MZ-EXIT $status after ${elapsed}s (accel $accel); log: $log"
+	warn "test $test failed: MZ-EXIT $status after ${elapsed}s (accel $accel); log: $log, test output: $tlog"
 	exit "$status"
 fi
-info "test $test passed: MZ-EXIT 0 after ${elapsed}s (accel $accel); log: $log"
+info "test $test passed: MZ-EXIT 0 after ${elapsed}s (accel $accel); log: $log, test output: $tlog"

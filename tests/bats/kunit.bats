@@ -1,12 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# harness/build/kunit.sh --console: make check's verdict on the KUnit test
+# harness/build/kunit.sh --guest-output: make check's verdict on the KUnit test
 # its smoke guest loads as a module (guest/tests/smoke, step 5).
 #
 #   bats tests/bats/kunit.bats
 #
-# The fixtures are two consoles of that guest, cut down to what kunit.sh
+# The fixtures are two consoles of that guest from before its test's
+# output had a serial port of its own (vm.sh), cut down to what kunit.sh
 # reads and a few kernel lines (CRLF, as QEMU's serial log has them):
 # pass.console from the series' stream-y kernel, mutant.console from the
 # same kernel with the plain template copy leaving a struct page's last
@@ -36,18 +37,18 @@ need_tree() {
 }
 
 @test "kunit.sh: argument errors" {
-	run -2 "$H/build/kunit.sh" --console
-	[[ "$output" == *"--console LOG"* ]]
-	run -2 "$H/build/kunit.sh" --console "$F/pass.console" x86_64
+	run -2 "$H/build/kunit.sh" --guest-output
+	[[ "$output" == *"--guest-output LOG"* ]]
+	run -2 "$H/build/kunit.sh" --guest-output "$F/pass.console" x86_64
 	run -2 "$H/build/kunit.sh" riscv
 	[[ "$output" == *"unknown run 'riscv'"* ]]
-	run -1 "$H/build/kunit.sh" --console "$T/missing.console"
-	[[ "$output" == *"--console $T/missing.console: no such file"* ]]
+	run -1 "$H/build/kunit.sh" --guest-output "$T/missing.console"
+	[[ "$output" == *"--guest-output $T/missing.console: no such file"* ]]
 }
 
-@test "kunit.sh --console: the guest's KTAP passes when every case passes" {
+@test "kunit.sh --guest-output: the guest's KTAP passes when every case passes" {
 	need_tree
-	run -0 --separate-stderr "$H/build/kunit.sh" --console "$F/pass.console"
+	run -0 --separate-stderr "$H/build/kunit.sh" --guest-output "$F/pass.console"
 	[[ "$stderr" == *"guest: Testing complete. Ran 8 tests: passed: 8"* ]]
 	[[ "$stderr" == *"KUnit passed on: guest"* ]]
 	# What kunit.py parsed: the KTAP alone, without the prefix or the CRs.
@@ -55,22 +56,22 @@ need_tree() {
 	run ! grep -q $'\r' "$MZ_LOGS/kunit-guest.console"
 }
 
-@test "kunit.sh --console: a template that forgets a word fails, naming the cases" {
+@test "kunit.sh --guest-output: a template that forgets a word fails, naming the cases" {
 	need_tree
-	run -1 --separate-stderr "$H/build/kunit.sh" --console "$F/mutant.console"
+	run -1 --separate-stderr "$H/build/kunit.sh" --guest-output "$F/mutant.console"
 	[[ "$stderr" == *"[FAILED] order 0, streaming off"* ]]
 	[[ "$stderr" == *"word 7: template 0xa5a5a5a5a5a5a5a5, slow path 0x0"* ]]
 	[[ "$stderr" == *"guest: FAILED ("*"Ran 8 tests: passed: 3, failed: 5)"* ]]
 }
 
-@test "kunit.sh --console: a console without the test's KTAP fails, saying what to look at" {
+@test "kunit.sh --guest-output: an output without the test's KTAP fails, saying what to look at" {
 	need_tree
 	grep -v '^# kunit: ' "$F/pass.console" >"$T/none.console"
-	run -1 --separate-stderr "$H/build/kunit.sh" --console "$T/none.console"
+	run -1 --separate-stderr "$H/build/kunit.sh" --guest-output "$T/none.console"
 	[[ "$stderr" == *"no '# kunit: ' lines in $T/none.console"*"step 5"* ]]
 	# A suite that skipped is not a pass either.
 	sed 's/^\(# kunit:  *ok [0-9] order 1\)\r$/\1 # SKIP order 1 not run\r/' "$F/pass.console" >"$T/skip.console"
 	grep -q 'SKIP order 1' "$T/skip.console"
-	run -1 --separate-stderr "$H/build/kunit.sh" --console "$T/skip.console"
+	run -1 --separate-stderr "$H/build/kunit.sh" --guest-output "$T/skip.console"
 	[[ "$stderr" == *"skipped: 1"* ]]
 }

@@ -40,6 +40,20 @@ EOF2
 	[ "${lines[3]}" = "equivalence 0 0 1" ]
 }
 
+@test "ktap-count.awk: a group line a kernel message split still gives four words" {
+	# What a console that printed the kernel's message in the middle of
+	# the line gave matrix.sh once (its sums then took "MHz" for a count).
+	run awk -f "$H/matrix/ktap-count.awk" <<'EOF2'
+# selftests: memmap_init: [    6.120341] tsc: Refined TSC clocksource calibration: 2445.404 MHz
+memmap_controls.sh
+# ok 1 a
+ok 1 selftests: memmap_init: memmap_controls.sh
+EOF2
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "2445.404_MHz 1 0 0" ]
+	[ "${lines[1]}" = "controls 0 0 0" ]
+}
+
 @test "ktap-count.awk -v list=skips: each skip with its group and reason" {
 	run awk -v list=skips -f "$H/matrix/ktap-count.awk" <<'EOF2'
 # selftests: memmap_init: memmap_controls.sh

@@ -61,6 +61,32 @@ vm() {
 	[[ "$output" != *"kernel reported"* ]]
 }
 
+@test "vm: a kernel message printed while the test writes a line does not split it" {
+	# The console would show "# selftests: memmap_init: [ 5.1] tsc: ...
+	# MHz" and "memmap_controls.sh" on the next line; ktap-count.awk would
+	# then take "2445.404 MHz" for the group.
+	run -0 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn split
+	grep -q '^\[ *[0-9.]*\] tsc: Refined TSC clocksource calibration: 2445.404 MHz' "$T/console.log"
+	[[ "$output" == *$'\n# selftests: memmap_init: memmap_controls.sh\n'* ]]
+	[[ "$output" != *"MHz"* ]]
+	# The console log has the markers; the test's output has them and
+	# everything the test printed.
+	grep -q 'MZ-TEST: warn split' "$T/console.log"
+	grep -q '^MZ-TEST: warn split' "$T/console.test.log"
+	grep -q '^# selftests: memmap_init: memmap_controls.sh' "$T/console.test.log"
+}
+
+@test "vm: when init cannot use ttyS1, the test's output and status come from the console" {
+	# A later mz.out names a port the guest does not have: init says so
+	# and writes everything to the console, and vm.sh reads it there as
+	# it did before the test's output had a port of its own.
+	run -1 vm --timeout 120 --append mz.out=ttyS9 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" fail
+	[[ "$output" == *"the test's output went to the console, not to ttyS1 (init: cannot write to /dev/ttyS9"* ]]
+	[[ "$output" == *"fail: failing on purpose"* ]]
+	[[ "$output" == *"MZ-EXIT 1"* ]]
+	[ ! -s "$T/console.test.log" ]
+}
+
 @test "vm: a poisoned struct page dumped by CONFIG_DEBUG_VM fails the run" {
 	run -1 vm --timeout 120 "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" warn poisoned
 	[[ "$output" == *"is uninitialized and poisoned"* ]]
@@ -127,13 +153,15 @@ vm() {
 	[ "${#lines[@]}" -eq 1 ]
 	cmd=$output
 	[[ "$cmd" == "qemu-system-x86_64 -machine q35,nvdimm=on -accel ${MZ_ACCEL:-tcg} "* ]]
-	[[ "$cmd" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on mz.test=true mz.note=a' "* ]]
-	[[ "$cmd" == *" -chardev file,id=console,path=$T/console.log,append=on -serial chardev:console" ]]
+	[[ "$cmd" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on mz.test=true mz.out=ttyS1 mz.note=a' "* ]]
+	[[ "$cmd" == *" -chardev file,id=console,path=$T/console.log,append=on -serial chardev:console -chardev file,id=test,path=$T/console.test.log -serial chardev:test" ]]
 	# Nothing booted.
 	[ ! -e "$T/console.log" ]
+	[ ! -e "$T/console.test.log" ]
 	# Pasted into a shell, it boots and the test runs.
 	timeout 120 bash -c "$cmd" </dev/null >/dev/null 2>&1
-	grep -q '^MZ-EXIT: 0' "$T/console.log"
+	grep -q 'MZ-EXIT: 0' "$T/console.log"
+	grep -q '^MZ-EXIT: 0' "$T/console.test.log"
 	# A real run writes the same command as the log's first line.
 	run -0 --separate-stderr vm --timeout 120 --append 'mz.note=a' "$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
 	[ "$(head -n 1 "$T/console.log")" = "+ $cmd" ]
