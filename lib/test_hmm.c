@@ -371,6 +371,16 @@ static bool dmirror_interval_invalidate(struct mmu_interval_notifier *mni,
 	    range->owner == dmirror->mdevice)
 		return true;
 
+	/*
+	 * Nor for make_device_exclusive() on behalf of this device (any of
+	 * its mirrors): the page stays mapped at the same address, so an
+	 * entry of the mirror's page table stays valid, and
+	 * dmirror_exclusive_range() would otherwise race with itself.
+	 */
+	if (range->event == MMU_NOTIFY_EXCLUSIVE &&
+	    range->owner == dmirror->mdevice)
+		return true;
+
 	if (mmu_notifier_range_blockable(range))
 		mutex_lock(&dmirror->mutex);
 	else if (!mutex_trylock(&dmirror->mutex))
@@ -944,10 +954,25 @@ static void dmirror_migrate_alloc_and_copy(struct migrate_vma *args,
 			for (i = 0; i < nr && addr < args->end; i++) {
 				dpage = dmirror_devmem_alloc_page(dmirror, false);
 				if (!dpage) {
-					/* Out of device memory: skip the rest. */
-					src += nr - i;
-					dst += nr - i;
-					addr += (nr - i) << PAGE_SHIFT;
+					/*
+					 * Out of device memory: give back the
+					 * pages this range got and leave all of
+					 * it where it is.  The migration core
+					 * fills a range without a source folio
+					 * page by page, from every destination.
+					 */
+					while (i--) {
+						src--;
+						dst--;
+						addr -= PAGE_SIZE;
+						dpage = migrate_pfn_to_page(*dst);
+						*dst = 0;
+						unlock_page(dpage);
+						put_page(dpage);
+					}
+					src += nr;
+					dst += nr;
+					addr += nr << PAGE_SHIFT;
 					break;
 				}
 				rpage = BACKING_PAGE(dpage);
@@ -1039,17 +1064,14 @@ static int dmirror_atomic_map(unsigned long addr, struct page *page,
 {
 	void *entry;
 
-	/* Map the migrated pages into the device's page tables. */
-	mutex_lock(&dmirror->mutex);
+	lockdep_assert_held(&dmirror->mutex);
 
+	/* Map the exclusive page into the device's page tables. */
 	entry = xa_tag_pointer(page, DPT_XA_TAG_ATOMIC);
 	entry = xa_store(&dmirror->pt, addr >> PAGE_SHIFT, entry, GFP_ATOMIC);
-	if (xa_is_err(entry)) {
-		mutex_unlock(&dmirror->mutex);
+	if (xa_is_err(entry))
 		return xa_err(entry);
-	}
 
-	mutex_unlock(&dmirror->mutex);
 	return 0;
 }
 
@@ -1106,16 +1128,107 @@ static int dmirror_migrate_finalize_and_map(struct migrate_vma *args,
 	return 0;
 }
 
-static int dmirror_exclusive(struct dmirror *dmirror,
-			     struct hmm_dmirror_cmd *cmd)
+/*
+ * Fault [start, end) in writable and mapped by PTEs, as
+ * make_device_exclusive() will want it.  Each fault it would take itself
+ * is an invalidation without an owner to filter it by (MMU_NOTIFY_CLEAR):
+ * splitting a PMD, breaking copy-on-write, or faulting back a page that
+ * is device-exclusive already, as the pages of a pass that raced are.
+ * Inside the critical section of dmirror_exclusive_range() each would make
+ * the pass race again.
+ */
+static int dmirror_exclusive_prefault(struct mm_struct *mm,
+				      unsigned long start, unsigned long end)
+{
+	unsigned long npages = (end - start) >> PAGE_SHIFT;
+	long got;
+
+	got = get_user_pages_remote(mm, start, npages,
+				    FOLL_WRITE | FOLL_SPLIT_PMD, NULL, NULL);
+	if (got < 0)
+		return got;
+	return got == npages ? 0 : -EFAULT;
+}
+
+/*
+ * Make [start, end) exclusive to the device, map it in the device's page
+ * table and read it back, in one mmu_interval_notifier critical section:
+ * an invalidation from the first make_device_exclusive() on (khugepaged
+ * collapsing the range, compaction) takes a page back from the device, so
+ * the range is made exclusive again.  Returns -EBUSY when that keeps
+ * happening for HMM_RANGE_DEFAULT_TIMEOUT, as dmirror_range_fault() does.
+ */
+static int dmirror_exclusive_range(struct dmirror *dmirror,
+				   unsigned long start, unsigned long end,
+				   struct dmirror_bounce *bounce)
 {
 	unsigned long timeout =
 		jiffies + msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
-	unsigned long start, end, addr;
+	struct mm_struct *mm = dmirror->notifier.mm;
+	unsigned long addr, seq;
+	bool raced;
+	int ret;
+
+	while (true) {
+		if (time_after(jiffies, timeout))
+			return -EBUSY;
+
+		mmap_read_lock(mm);
+		ret = dmirror_exclusive_prefault(mm, start, end);
+		mmap_read_unlock(mm);
+		if (ret)
+			return ret;
+
+		seq = mmu_interval_read_begin(&dmirror->notifier);
+		raced = false;
+		mmap_read_lock(mm);
+		for (addr = start; addr < end; addr += PAGE_SIZE) {
+			struct folio *folio;
+			struct page *page;
+
+			page = make_device_exclusive(mm, addr, dmirror->mdevice,
+						     &folio);
+			if (IS_ERR(page)) {
+				ret = PTR_ERR(page);
+				break;
+			}
+
+			mutex_lock(&dmirror->mutex);
+			raced = mmu_interval_read_retry(&dmirror->notifier, seq);
+			if (!raced)
+				ret = dmirror_atomic_map(addr, page, dmirror);
+			mutex_unlock(&dmirror->mutex);
+			folio_unlock(folio);
+			folio_put(folio);
+			if (raced || ret)
+				break;
+		}
+		mmap_read_unlock(mm);
+		if (ret)
+			return ret;
+		if (raced)
+			continue;
+
+		/* Return the data for verification. */
+		mutex_lock(&dmirror->mutex);
+		if (mmu_interval_read_retry(&dmirror->notifier, seq)) {
+			mutex_unlock(&dmirror->mutex);
+			continue;
+		}
+		ret = dmirror_do_read(dmirror, start, end, bounce);
+		mutex_unlock(&dmirror->mutex);
+		return ret;
+	}
+}
+
+static int dmirror_exclusive(struct dmirror *dmirror,
+			     struct hmm_dmirror_cmd *cmd)
+{
+	unsigned long start, end;
 	unsigned long size = cmd->npages << PAGE_SHIFT;
 	struct mm_struct *mm = dmirror->notifier.mm;
 	struct dmirror_bounce bounce;
-	int ret = 0;
+	int ret;
 
 	start = cmd->addr;
 	end = start + size;
@@ -1131,44 +1244,7 @@ static int dmirror_exclusive(struct dmirror *dmirror,
 		ret = -EINVAL;
 		goto out;
 	}
-
-again:
-	mmap_read_lock(mm);
-	for (addr = start; !ret && addr < end; addr += PAGE_SIZE) {
-		struct folio *folio;
-		struct page *page;
-
-		page = make_device_exclusive(mm, addr, NULL, &folio);
-		if (IS_ERR(page)) {
-			ret = PTR_ERR(page);
-			break;
-		}
-
-		ret = dmirror_atomic_map(addr, page, dmirror);
-		folio_unlock(folio);
-		folio_put(folio);
-	}
-	mmap_read_unlock(mm);
-
-	if (!ret) {
-		/*
-		 * Return the data for verification.  An invalidation since a
-		 * page was made exclusive (khugepaged, compaction) revoked the
-		 * device's access and took the page out of its page table:
-		 * make the range exclusive again, as a driver would.
-		 */
-		mutex_lock(&dmirror->mutex);
-		bounce.cpages = 0;
-		ret = dmirror_do_read(dmirror, start, end, &bounce);
-		mutex_unlock(&dmirror->mutex);
-		if (ret == -ENOENT) {
-			if (time_before(jiffies, timeout)) {
-				ret = 0;
-				goto again;
-			}
-			ret = -EBUSY;
-		}
-	}
+	ret = dmirror_exclusive_range(dmirror, start, end, &bounce);
 	mmput(mm);
 
 	if (ret == 0) {
