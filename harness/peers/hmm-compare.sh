@@ -25,7 +25,8 @@
 # passes on base does not pass on the series, when the series warns in a
 # function base does not, or when
 # either run printed no totals.  The summary (JSON): per kernel the
-# totals, the failed and skipped cases and the warning sites.  --compare
+# totals, the failed cases, the skipped ones each with the reason
+# hmm-tests gave ("# SKIP REASON"), and the warning sites.  --compare
 # DIR only compares the runs whose output (base.out, series.out) and
 # console logs (base.log, series.log) DIR holds.
 set -euo pipefail
@@ -94,6 +95,15 @@ fi
 results() {
 	sed -n "s/^result: $2 //p" "$logs/$1.out" | sort
 }
+# skips NAME: the skipped cases, "CASE<TAB>REASON", the reason as hmm-tests
+# gave it in its KTAP ("ok N CASE # SKIP REASON", indented "# " by the
+# guest test), empty when it gave none.
+skips() {
+	local c
+	while read -r c; do
+		printf '%s\t%s\n' "$c" "$(sed -n "s/^# ok [0-9]* $c # SKIP *//p" "$logs/$1.out" | head -n 1)"
+	done < <(results "$1" skip)
+}
 # warnings NAME: the kernel's warnings, by source file and function (the
 # series moves line numbers), with their counts.
 warnings() {
@@ -112,6 +122,9 @@ printf '%-8s %s\n' base "$(sed -n 's/^totals: //p' "$logs/base.out")" \
 	series "$(sed -n 's/^totals: //p' "$logs/series.out")"
 for n in base series; do
 	echo "$n: failed: $(results "$n" fail | tr '\n' ' ')"
+	echo "$n: skipped, by hmm-tests' reason:"
+	skips "$n" | awk -F '\t' '{ r = ($2 == "" ? "(no reason given)" : $2); n[r]++; c[r] = c[r] " " $1 }
+		END { for (r in n) printf "  %s (%d):%s\n", r, n[r], c[r] }' | sort
 	echo "$n: warnings: $(warnings "$n" | tr '\n' ' ')"
 done
 if [ -n "$lost" ]; then
@@ -127,10 +140,11 @@ fi
 
 json() {
 	jq -n --arg totals "$(sed -n 's/^totals: //p' "$logs/$1.out")" \
-		--arg fail "$(results "$1" fail)" --arg skip "$(results "$1" skip)" \
+		--arg fail "$(results "$1" fail)" --arg skip "$(skips "$1")" \
 		--arg warn "$(warnings "$1")" \
 		'{totals: $totals, failed: ($fail | split("\n") | map(select(. != ""))),
-		  skipped: ($skip | split("\n") | map(select(. != ""))),
+		  skipped: ($skip | split("\n") | map(select(. != "") | split("\t")
+			| {case: .[0], reason: (.[1] // "")})),
 		  warnings: ($warn | split("\n") | map(select(. != "")))}'
 }
 jq -n --argjson b "$(json base)" --argjson s "$(json series)" --arg v "$variant" \

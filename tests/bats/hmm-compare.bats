@@ -17,14 +17,25 @@ setup() {
 	mkdir -p "$T/runs"
 }
 
-# run_out NAME RESULT...: NAME.out as guest/tests/hmm-tests prints it, one
-# "result: STATUS CASE" per RESULT ("pass a.b.c"), and its totals.
+# run_out NAME RESULT...: NAME.out as guest/tests/hmm-tests prints it:
+# hmm-tests' KTAP indented, one "result: STATUS CASE" per RESULT ("pass
+# a.b.c"), and its totals.  A skip's reason is what follows " # " in
+# RESULT ("skip a.b.c # why"); without one, the KTAP line gives none.
 run_out() {
-	local name=$1 r
+	local name=$1 r n=0
 	shift
 	{
 		echo "# hmm-tests: test_hmm loaded"
-		for r in "$@"; do echo "result: $r"; done
+		for r in "$@"; do
+			n=$((n + 1))
+			case "$r" in
+			"skip "*" # "*) r=${r#skip }; echo "# ok $n ${r%% # *} # SKIP ${r#* # }" ;;
+			"skip "*) echo "# ok $n ${r#skip } # SKIP" ;;
+			"fail "*) echo "# not ok $n ${r#fail }" ;;
+			*) echo "# ok $n ${r#pass }" ;;
+			esac
+		done
+		for r in "$@"; do echo "result: ${r%% # *}"; done
 		echo "totals: Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0, 1 s, exit 0"
 	} >"$T/runs/$name.out"
 }
@@ -44,9 +55,9 @@ console() {
 
 @test "hmm-compare.sh: the same cases and warnings pass, whatever the line numbers" {
 	run_out base "pass hmm.hmm_device_private.open_close" "fail hmm.hmm_device_coherent.migrate_multiple" \
-		"skip hmm.hmm_device_private.compound"
+		"skip hmm.hmm_device_private.compound # Not enough huge pages" "skip hmm.hmm_device_private.hmm_gup_test"
 	run_out series "pass hmm.hmm_device_private.open_close" "fail hmm.hmm_device_coherent.migrate_multiple" \
-		"skip hmm.hmm_device_private.compound"
+		"skip hmm.hmm_device_private.compound # Not enough huge pages" "skip hmm.hmm_device_private.hmm_gup_test"
 	console base mm/memremap.c:158 memremap_pages mm/memremap.c:158 memremap_pages
 	console series mm/memremap.c:339 memremap_pages
 	run -0 "$H/peers/hmm-compare.sh" --compare "$T/runs" --summary "$T/s.json"
@@ -54,7 +65,9 @@ console() {
 	[[ "$output" == *"series: warnings: mm/memremap.c:memremap_pages() (1x)"* ]]
 	[[ "$output" == *"passes every hmm-tests case the base passes"* ]]
 	[ "$(jq -r '.series.failed[0]' "$T/s.json")" = hmm.hmm_device_coherent.migrate_multiple ]
-	[ "$(jq -r '.base.skipped | length' "$T/s.json")" = 1 ]
+	# Every skip with the reason hmm-tests gave, in the table and the JSON.
+	[[ "$output" == *$'base: skipped, by hmm-tests\' reason:\n  (no reason given) (1): hmm.hmm_device_private.hmm_gup_test\n  Not enough huge pages (1): hmm.hmm_device_private.compound\n'* ]]
+	[ "$(jq -c '.base.skipped' "$T/s.json")" = '[{"case":"hmm.hmm_device_private.compound","reason":"Not enough huge pages"},{"case":"hmm.hmm_device_private.hmm_gup_test","reason":""}]' ]
 }
 
 @test "hmm-compare.sh: a case passing on base only, or a warning in a new function, fails" {
