@@ -12,8 +12,10 @@
 # and, optional, DIR/not-run.txt ("SUITE COUNT REASON": suites not run),
 # and FILE of --names, the tests that were to run (one per line).
 #
-# Prints a table test x run (pass, FAIL, skip, "-" no result) to stderr and
-# DIR/table.txt, writes the JSON summary (default DIR/summary.json), and
+# Prints a table test x run (pass, FAIL, skip, "-" no result), then every
+# skip with what the test said last (ndctl-suite's "# SKIP SAID"; the
+# JSON's "said"), to stderr and DIR/table.txt, writes the JSON summary
+# (default DIR/summary.json), and
 # exits 1 naming every difference:
 #   - a test that passes on base does not pass on a series run, or one
 #     skipped on base is not skipped there (the sets of skips differ);
@@ -83,8 +85,8 @@ expected() {
 }
 
 # The results.
-declare -A res=() reports=() secs=() accel=()
-re='^(not )?ok [0-9]+ ([^ ]+)( # SKIP)?'
+declare -A res=() reports=() secs=() accel=() said=()
+re='^(not )?ok [0-9]+ ([^ ]+)( # SKIP ?(.*))?'
 for r in "${runlist[@]}"; do
 	while IFS= read -r line; do
 		[[ "$line" =~ $re ]] || continue
@@ -92,6 +94,7 @@ for r in "${runlist[@]}"; do
 			res[$r:${BASH_REMATCH[2]}]=fail
 		elif [ -n "${BASH_REMATCH[3]}" ]; then
 			res[$r:${BASH_REMATCH[2]}]=skip
+			said[$r:${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
 		else
 			res[$r:${BASH_REMATCH[2]}]=pass
 		fi
@@ -172,6 +175,15 @@ fi
 			printf 'not run: suite %s (%s tests): %s\n' "$suite" "$count" "$reason"
 		done <"$logs/not-run.txt"
 	fi
+	# Each skip with what the test said last, once per different saying.
+	for t in "${names[@]}"; do
+		for r in "${runlist[@]}"; do
+			[ "${res[$r:$t]:-}" = skip ] || continue
+			printf '%s\037%s\037%s\n' "$t" "$r" "${said[$r:$t]:-(nothing)}"
+		done
+	done | awk -F '\037' '{ k = $1 "\037" $3; if (k in runs) runs[k] = runs[k] "," $2; else { order[n++] = k; runs[k] = $2 } }
+		END { if (n) print "skipped, with what the test said last:"
+		      for (i = 0; i < n; i++) { split(order[i], f, "\037"); printf "  %s (%s): %s\n", f[1], runs[order[i]], f[2] } }'
 } | tee "$logs/table.txt" >&2
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
@@ -179,7 +191,9 @@ resj=$(for r in "${runlist[@]}"; do
 	for t in "${names[@]}"; do
 		jq -cn --arg run "$r" --arg test "$t" --arg result "${res[$r:$t]:-missing}" \
 			--arg expected "$(expected "$t")" --arg want "$(expected "$t" "$r")" --arg reason "${why[$t]:-}" \
-			'{run: $run, test: $test, result: $result, expected_on_base: $expected, expected: $want, reason: $reason}'
+			--arg said "${said[$r:$t]:-}" \
+			'{run: $run, test: $test, result: $result, expected_on_base: $expected, expected: $want, reason: $reason}
+			 + (if $result == "skip" then {said: $said} else {} end)'
 	done
 done | jq -s .)
 runj=$(for r in "${runlist[@]}"; do

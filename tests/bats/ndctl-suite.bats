@@ -34,7 +34,7 @@ plan() {
 		echo "out of $1"
 		case "$1" in
 		pass) exit 0 ;;
-		skip) exit 77 ;;
+		skip) echo "kernel 7.3.4: no such device"; set -x; exit 77 ;;
 		fail) echo oops; exit 1 ;;
 		hang) sleep 30 ;;
 		env) [ "$FOO" = "bar baz" ] && [ -n "$MALLOC_PERTURB_" ] && [ "$PWD" = "$2" ] ;;
@@ -67,11 +67,13 @@ suite() { NDCTL_SUITE_PLAN=$T/plan.json PATH=$T/bin:$PATH "$ROOT/guest/tests/ndc
 	plan
 	run -0 suite
 	[ "${lines[0]}" = "TAP version 13" ] && [ "${lines[1]}" = "1..7" ]
-	for l in "ok 1 p1" "ok 2 s1 # SKIP" "not ok 3 f1 # exit 1" "not ok 4 h1 # timed out after 1 s" \
+	for l in "ok 1 p1" "ok 2 s1 # SKIP kernel 7.3.4: no such device" "not ok 3 f1 # exit 1" "not ok 4 h1 # timed out after 1 s" \
 		"ok 5 e1" "ok 6 e2" "ok 7 c1" "# out of fail" "# oops"; do
 		printf '%s\n' "${lines[@]}" | grep -qx -- "$l" || { echo "missing: $l"; false; }
 	done
 	[[ "$output" == *"# ndctl-suite: totals: pass:4 fail:2 skip:1 in "* ]]
+	# A skip says what the test said last, its shell trace aside.
+	printf '%s\n' "${lines[@]}" | grep -qx -- '# + exit 77'
 	# The test's output is all behind "# ", a suite not named is not run.
 	if printf '%s\n' "${lines[@]}" | grep -q -e '^out of' -e o1; then false; fi
 	# A failure brings the kernel's messages of its run.
@@ -135,7 +137,7 @@ runs() {
 				n=$((n + 1))
 				case "${e#*=}" in
 				pass) echo "ok $n ${e%%=*}" ;;
-				skip) echo "ok $n ${e%%=*} # SKIP" ;;
+				skip) echo "ok $n ${e%%=*} # SKIP kernel $r: no such device" ;;
 				fail) echo "not ok $n ${e%%=*} # exit 1" ;;
 				esac
 			done
@@ -165,6 +167,13 @@ compare() {
 		"$T/logs/summary.json"
 	jq -e '[.results[] | select(.test == "c")][0] | .expected_on_base == "fail" and .reason != ""' \
 		"$T/logs/summary.json"
+	# Each skip with what the test said, once per saying, in the table and
+	# the JSON; no "said" for a result that is not a skip.
+	grep -qx 'skipped, with what the test said last:' "$T/logs/table.txt"
+	grep -qx '  b (base): kernel base: no such device' "$T/logs/table.txt"
+	grep -qx '  b (off): kernel off: no such device' "$T/logs/table.txt"
+	jq -e '[.results[] | select(.test == "b")][0].said == "kernel base: no such device"' "$T/logs/summary.json"
+	jq -e '[.results[] | select(.test == "a")][0] | has("said") | not' "$T/logs/summary.json"
 }
 
 @test "ndctl-compare.sh: a test passing on base and failing on the series fails the comparison" {
