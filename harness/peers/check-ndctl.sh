@@ -239,7 +239,12 @@ for r in "${runlist[@]}"; do
 	info "run $r: $(cut -d' ' -f1 "$logs/$r.info") s with the boots"
 done
 
-printf '%s\n' "${names[@]}" >"$logs/names.txt"
+# NAME SUITE: each test with the first of the selected suites it is in.
+declare -A suite_of=()
+while read -r t su; do suite_of[$t]=$su; done < <(jq -r --argjson s "$jsuites" \
+	'.tests[] | [.suite[] | . as $x | select($s | index($x))] as $m
+	 | select($m | length > 0) | "\(.name) \($m[0])"' "$plan")
+for t in "${names[@]}"; do printf '%s %s\n' "$t" "${suite_of[$t]:-}"; done >"$logs/names.txt"
 info "$(mz_since "$start") s in all; the verdict:"
 "$H/peers/ndctl-compare.sh" --runs "$runs" --names "$logs/names.txt" --expect "$expect" \
 	--logs "$logs" --summary "$summary"

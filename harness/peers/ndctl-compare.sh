@@ -10,7 +10,9 @@
 #   DIR/R.log    the guest's console (kernel report lines are counted)
 #   DIR/R.info   optional: "SECONDS ACCEL" of the run
 # and, optional, DIR/not-run.txt ("SUITE COUNT REASON": suites not run),
-# and FILE of --names, the tests that were to run (one per line).
+# and FILE of --names, the tests that were to run (one per line, "NAME
+# [SUITE]": with the suites, the table ends with each suite's counts per
+# run, as the JSON's "counts" has them).
 #
 # Prints a table test x run (pass, FAIL, skip, "-" no result), then every
 # skip with what the test said last (ndctl-suite's "# SKIP SAID"; the
@@ -64,7 +66,13 @@ done
 [ -n "$summary" ] || summary=$logs/summary.json
 for f in "$namesf" "$expect"; do [ -f "$f" ] || die "$f: no such file"; done
 for r in "${runlist[@]}"; do [ -f "$logs/$r.out" ] || die "$logs/$r.out: no such file (run $r did not run)"; done
-mapfile -t names < <(grep -v '^$' "$namesf")
+names=()
+declare -A suite=()
+while read -r t su; do
+	[ -n "$t" ] || continue
+	names+=("$t")
+	suite[$t]=$su
+done <"$namesf"
 [ ${#names[@]} -gt 0 ] || die "$namesf names no test"
 
 # The expectations on base.
@@ -149,6 +157,27 @@ if [ "$have_base" = 1 ]; then
 	done
 fi
 
+# counts: "SUITE RUN PASS FAIL SKIP MISSING" per suite (in the order of
+# --names) and run, for the tests --names gives a suite.
+counts() {
+	local su r t p f k m
+	for su in $(for t in "${names[@]}"; do echo "${suite[$t]}"; done | awk 'NF && !s[$0]++'); do
+		for r in "${runlist[@]}"; do
+			p=0 f=0 k=0 m=0
+			for t in "${names[@]}"; do
+				[ "${suite[$t]}" = "$su" ] || continue
+				case "${res[$r:$t]:-}" in
+				pass) p=$((p + 1)) ;;
+				fail) f=$((f + 1)) ;;
+				skip) k=$((k + 1)) ;;
+				*) m=$((m + 1)) ;;
+				esac
+			done
+			echo "$su $r $p $f $k $m"
+		done
+	done
+}
+
 {
 	printf '%-24s' test
 	for r in "${runlist[@]}"; do printf ' %-5s' "$r"; done
@@ -171,17 +200,27 @@ fi
 	for r in "${runlist[@]}"; do printf ' %-5s' "${secs[$r]}"; done
 	printf '\n'
 	if [ -s "$logs/not-run.txt" ]; then
-		while read -r suite count reason; do
-			printf 'not run: suite %s (%s tests): %s\n' "$suite" "$count" "$reason"
+		while read -r nsuite count reason; do
+			printf 'not run: suite %s (%s tests): %s\n' "$nsuite" "$count" "$reason"
 		done <"$logs/not-run.txt"
 	fi
-	# Each skip with what the test said last, once per different saying.
+	# Each suite's counts per run: pass/fail/skip.
+	counts | awk '{ k = $1; if (!(k in seen)) { seen[k] = 1; order[n++] = k }
+			c[k, $2] = $3 "/" $4 "/" $5 ($6 ? " (" $6 " missing)" : ""); if (!($2 in rs)) { rs[$2] = 1; runs[m++] = $2 } }
+		END { if (!n) exit
+		      printf "%-24s", "suite (pass/fail/skip)"; for (j = 0; j < m; j++) printf " %-9s", runs[j]; printf "\n"
+		      for (i = 0; i < n; i++) { printf "%-24s", order[i]
+			for (j = 0; j < m; j++) printf " %-9s", c[order[i], runs[j]]; printf "\n" } }'
+	# Each skip with what the test said last, once per different saying
+	# (the kernel release do_skip names, which differs between base and
+	# the series, made "RELEASE"; the JSON keeps it).
 	for t in "${names[@]}"; do
 		for r in "${runlist[@]}"; do
 			[ "${res[$r:$t]:-}" = skip ] || continue
 			printf '%s\037%s\037%s\n' "$t" "$r" "${said[$r:$t]:-(nothing)}"
 		done
-	done | awk -F '\037' '{ k = $1 "\037" $3; if (k in runs) runs[k] = runs[k] "," $2; else { order[n++] = k; runs[k] = $2 } }
+	done | sed 's/\o037kernel [^ :]*: /\o037kernel RELEASE: /' |
+		awk -F '\037' '{ k = $1 "\037" $3; if (k in runs) runs[k] = runs[k] "," $2; else { order[n++] = k; runs[k] = $2 } }
 		END { if (n) print "skipped, with what the test said last:"
 		      for (i = 0; i < n; i++) { split(order[i], f, "\037"); printf "  %s (%s): %s\n", f[1], runs[order[i]], f[2] } }'
 } | tee "$logs/table.txt" >&2
@@ -201,15 +240,20 @@ runj=$(for r in "${runlist[@]}"; do
 		'{run: $run, seconds: $s, accel: $accel, kernel_report_lines: $rep}'
 done | jq -s .)
 notj=$(if [ -s "$logs/not-run.txt" ]; then
-	while read -r suite count reason; do
-		jq -cn --arg s "$suite" --argjson n "$count" --arg w "$reason" '{suite: $s, tests: $n, reason: $w}'
+	while read -r nsuite count reason; do
+		jq -cn --arg s "$nsuite" --argjson n "$count" --arg w "$reason" '{suite: $s, tests: $n, reason: $w}'
 	done <"$logs/not-run.txt"
 fi | jq -s .)
+cntj=$(counts | while read -r su r p f k m; do
+	jq -cn --arg s "$su" --arg r "$r" --argjson p "$p" --argjson f "$f" --argjson k "$k" --argjson m "$m" \
+		'{suite: $s, run: $r, pass: $p, fail: $f, skip: $k, missing: $m}'
+done | jq -s .)
 probj=$(printf '%s\n' ${problems[@]+"${problems[@]}"} | jq -R . | jq -s 'map(select(. != ""))')
 mkdir -p "$(dirname "$summary")"
 jq -n --arg cpu "$cpu" --arg ndctl "$MZ_NDCTL_VERSION" --arg kernel "$MZ_BASE_VERSION" \
 	--argjson runs "$runj" --argjson results "$resj" --argjson problems "$probj" --argjson notrun "$notj" \
-	'{host_cpu: $cpu, ndctl: $ndctl, base_kernel: $kernel, runs: $runs,
+	--argjson counts "$cntj" \
+	'{host_cpu: $cpu, ndctl: $ndctl, base_kernel: $kernel, runs: $runs, counts: $counts,
 	  results: $results, not_run: $notrun, problems: $problems}' >"$summary"
 if [ ${#problems[@]} -gt 0 ]; then
 	printf '  %s\n' "${problems[@]}" >&2

@@ -123,10 +123,11 @@ suite() { NDCTL_SUITE_PLAN=$T/plan.json PATH=$T/bin:$PATH "$ROOT/guest/tests/ndc
 }
 
 # runs RUN:RESULTS...: fake outputs in $T/logs, one per run, RESULTS as
-# NAME=pass|skip|fail,...; names.txt lists a, b, c.
+# NAME=pass|skip|fail,...; names.txt lists a, b, c, with suites as
+# check-ndctl.sh writes them (a and b in ndctl:ndctl, c in ndctl:cxl).
 runs() {
 	mkdir -p "$T/logs"
-	printf 'a\nb\nc\n' >"$T/logs/names.txt"
+	printf 'a ndctl:ndctl\nb ndctl:ndctl\nc ndctl:cxl\n' >"$T/logs/names.txt"
 	local spec r n=0 kv
 	for spec in "$@"; do
 		r=${spec%%:*} n=0
@@ -170,10 +171,17 @@ compare() {
 	# Each skip with what the test said, once per saying, in the table and
 	# the JSON; no "said" for a result that is not a skip.
 	grep -qx 'skipped, with what the test said last:' "$T/logs/table.txt"
-	grep -qx '  b (base): kernel base: no such device' "$T/logs/table.txt"
-	grep -qx '  b (off): kernel off: no such device' "$T/logs/table.txt"
+	# The runs' kernels have releases of their own: the table groups the
+	# sayings without them, the JSON keeps them.
+	grep -qx '  b (base,off,on): kernel RELEASE: no such device' "$T/logs/table.txt"
 	jq -e '[.results[] | select(.test == "b")][0].said == "kernel base: no such device"' "$T/logs/summary.json"
 	jq -e '[.results[] | select(.test == "a")][0] | has("said") | not' "$T/logs/summary.json"
+	# Each suite's counts per run.
+	grep -qE '^suite \(pass/fail/skip\) +base +off +on *$' "$T/logs/table.txt"
+	grep -qE '^ndctl:ndctl +1/0/1 +1/0/1 +1/0/1 *$' "$T/logs/table.txt"
+	grep -qE '^ndctl:cxl +0/1/0 +0/1/0 +0/1/0 *$' "$T/logs/table.txt"
+	jq -e '.counts | length == 6 and (map(select(.suite == "ndctl:cxl" and .run == "on"))[0] | .fail == 1 and .pass == 0)' \
+		"$T/logs/summary.json"
 }
 
 @test "ndctl-compare.sh: a test passing on base and failing on the series fails the comparison" {
@@ -245,6 +253,8 @@ compare() {
 	runs base:a=pass,b=skip,c=fail off:a=pass,c=fail
 	run -1 --separate-stderr compare base,off
 	[[ "$stderr" == *"b: no result in run off"* ]]
+	grep -qE '^ndctl:ndctl +1/0/1 +1/0/0 \(1 missing\) *$' "$T/logs/table.txt"
+	jq -e '.counts[] | select(.suite == "ndctl:ndctl" and .run == "off") | .missing == 1' "$T/logs/summary.json"
 	runs base:a=pass,b=skip,c=fail off:a=pass,b=skip,c=fail
 	# ndctl's own "WARNING:" output is not a kernel report.
 	printf '# namespace3.0: namespace_check: WARNING: interruption may cause\n' >>"$T/logs/off.log"
