@@ -93,16 +93,14 @@ fi
 
 # results NAME STATUS: the cases with that result.
 results() {
-	sed -n "s/^result: $2 //p" "$logs/$1.out" | sort
+	sed -n "s/^result: $2 //p" "$logs/$1.out" | sed 's/ # .*//' | sort
 }
-# skips NAME: the skipped cases, "CASE<TAB>REASON", the reason as hmm-tests
-# gave it in its KTAP ("ok N CASE # SKIP REASON", indented "# " by the
-# guest test), empty when it gave none.
+# skips NAME: the skipped cases, "CASE<TAB>REASON", the reason hmm-tests
+# gave, which the guest test puts after " # " ("result: skip CASE # WHY"),
+# empty when it gave none.
 skips() {
-	local c
-	while read -r c; do
-		printf '%s\t%s\n' "$c" "$(sed -n "s/^# ok [0-9]* $c # SKIP *//p" "$logs/$1.out" | head -n 1)"
-	done < <(results "$1" skip)
+	sed -n 's/^result: skip //p' "$logs/$1.out" | sort |
+		awk '{ i = index($0, " # "); if (i) print substr($0, 1, i - 1) "\t" substr($0, i + 3); else print $0 "\t" }'
 }
 # warnings NAME: the kernel's warnings, by source file and function (the
 # series moves line numbers), with their counts.
