@@ -800,8 +800,10 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 		struct page *page = pfn_to_page(pfn);
 
 		/*
-		 * A device-coherent device's one chunk is laid out in pages,
-		 * as at probe, whatever maps it again after a release.
+		 * A device-coherent device has one chunk and cannot get
+		 * another, so lay it out in pages as the probe does, even when
+		 * a THP allocation maps it again after HMM_DMIRROR_RELEASE:
+		 * the THP then takes the page-by-page fallback.
 		 */
 		if (is_large && dmirror_is_private_zone(mdevice) &&
 		    IS_ALIGNED(pfn, HPAGE_PMD_NR) &&

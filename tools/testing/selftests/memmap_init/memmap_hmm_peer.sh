@@ -22,9 +22,9 @@
 # Every case runs, and a failed case fails the run with its assertions
 # printed; nothing is run again.  That needs test_hmm's fixes: without
 # "lib/test_hmm: map a device-coherent device's range only once" and the
-# three patches with it, seven device-coherent cases fail, with a WARN
+# three patches with it, eight device-coherent cases fail, with a WARN
 # each time a coherent range is mapped again, and the driver oopses;
-# without "lib/test_hmm: make a range exclusive again when an invalidation
+# without "lib/test_hmm: retry exclusive access when an invalidation
 # revokes it", the exclusive cases fail now and then, when khugepaged
 # collapses their buffer.
 #
