@@ -17,7 +17,7 @@ SEND_OUT := $(word 3,$(LAYOUT))
 VARIANT ?= stream-y
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base \
+	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base check-peers peer-summary \
 	upstream-export check-upstream qemu
 
 #@ usage: make [TARGET] [VAR=value]...
@@ -111,6 +111,14 @@ check-hmm-base: deps
 #: ndctl's own test suite on base (7.3.4 + patches/fixes/) and the series, off and on (NDCTL_ARGS)
 check-ndctl: deps
 	$(H)/peers/check-ndctl.sh --summary $(RESULTS)/ndctl-suite.json $(NDCTL_ARGS)
+
+#: every peer suite in one table (ndctl, dax, cxl, hmm-tests) from the last check-ndctl and check-hmm-base
+peer-summary:
+	$(H)/peers/peer-summary.py $(RESULTS)/ndctl-suite.json $(RESULTS)/hmm-compare.json --json $(RESULTS)/peer-summary.json
+
+#: check-ndctl, then check-hmm-base, then peer-summary
+check-peers: check-ndctl check-hmm-base
+	$(MAKE) --no-print-directory peer-summary
 
 #: build ndctl 81 with patches/ndctl/ (install root: MZ_CACHE/build/ndctl-root)
 ndctl: deps

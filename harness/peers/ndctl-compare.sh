@@ -12,7 +12,8 @@
 # and, optional, DIR/not-run.txt ("SUITE COUNT REASON": suites not run),
 # and FILE of --names, the tests that were to run (one per line, "NAME
 # [SUITE]": with the suites, the table ends with each suite's counts per
-# run, as the JSON's "counts" has them).
+# run, as the JSON's "counts" has them, and each JSON result names its
+# suite).
 #
 # Prints a table test x run (pass, FAIL, skip, "-" no result), then every
 # skip with what the test said last (ndctl-suite's "# SKIP SAID"; the
@@ -230,8 +231,9 @@ resj=$(for r in "${runlist[@]}"; do
 	for t in "${names[@]}"; do
 		jq -cn --arg run "$r" --arg test "$t" --arg result "${res[$r:$t]:-missing}" \
 			--arg expected "$(expected "$t")" --arg want "$(expected "$t" "$r")" --arg reason "${why[$t]:-}" \
-			--arg said "${said[$r:$t]:-}" \
+			--arg said "${said[$r:$t]:-}" --arg suite "${suite[$t]:-}" \
 			'{run: $run, test: $test, result: $result, expected_on_base: $expected, expected: $want, reason: $reason}
+			 + (if $suite != "" then {suite: $suite} else {} end)
 			 + (if $result == "skip" then {said: $said} else {} end)'
 	done
 done | jq -s .)

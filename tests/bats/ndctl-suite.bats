@@ -182,6 +182,9 @@ compare() {
 	grep -qE '^ndctl:cxl +0/1/0 +0/1/0 +0/1/0 *$' "$T/logs/table.txt"
 	jq -e '.counts | length == 6 and (map(select(.suite == "ndctl:cxl" and .run == "on"))[0] | .fail == 1 and .pass == 0)' \
 		"$T/logs/summary.json"
+	# Each result names its suite (peer-summary.py groups skips by it).
+	jq -e '[.results[] | select(.run == "on")] | map(.suite) == ["ndctl:ndctl", "ndctl:ndctl", "ndctl:cxl"]' \
+		"$T/logs/summary.json"
 }
 
 @test "ndctl-compare.sh: a test passing on base and failing on the series fails the comparison" {
