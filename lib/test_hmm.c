@@ -801,9 +801,11 @@ static int dmirror_allocate_chunk(struct dmirror_device *mdevice,
 
 		/*
 		 * A device-coherent device has one chunk and cannot get
-		 * another, so lay it out in pages as the probe does, even when
-		 * a THP allocation maps it again after HMM_DMIRROR_RELEASE:
-		 * the THP then takes the page-by-page fallback.
+		 * another, and the migration core does not bring a PMD-mapped
+		 * device-coherent THP back: lay the chunk out in pages as the
+		 * probe does, even when a THP allocation maps it again after
+		 * HMM_DMIRROR_RELEASE.  The THP then takes the page-by-page
+		 * fallback.
 		 */
 		if (is_large && dmirror_is_private_zone(mdevice) &&
 		    IS_ALIGNED(pfn, HPAGE_PMD_NR) &&
