@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kvm-probe.sh [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS: the accelerator
+# kvm-probe.sh [--no-boot] [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS: the accelerator
 # QEMU is to use for the kernel in BUILD_DIR.  --accel kvm or tcg (callers
 # pass MZ_ACCEL) is printed as it is; auto, the default, prints "kvm" when
 # that kernel boots under KVM on this host, else "tcg".  The matrix and
@@ -16,16 +16,24 @@
 # The answer is cached in $MZ_ACCEL_PROBES/<sha256 of bzImage>; delete
 # that directory to probe again.  Without a read-writable MZ_KVM_DEV
 # (default /dev/kvm) it prints tcg at once.  The probe's console log is
-# $MZ_LOGS/kvm-probe.log.
+# $MZ_LOGS/kvm-probe.log.  --no-boot (vm.sh --dry-run) answers only what
+# needs no boot: the explicit choice, no usable device, or the cache; when
+# only a boot would tell, it prints nothing and exits 3, having started
+# and written nothing.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS" >&2
+	echo "usage: ${0##*/} [--no-boot] [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS" >&2
 	exit 2
 }
 want=auto
+noboot=0
+if [ "${1:-}" = --no-boot ]; then
+	noboot=1
+	shift
+fi
 if [ "${1:-}" = --accel ]; then
 	[ $# -ge 2 ] || usage
 	want=$2
@@ -62,6 +70,7 @@ if [ -f "$cache" ]; then
 	esac
 fi
 
+[ "$noboot" = 0 ] || exit 3
 timeout=$MZ_PROBE_TIMEOUT
 log=$MZ_LOGS/kvm-probe.log
 mkdir -p "$MZ_ACCEL_PROBES" "$MZ_LOGS"

@@ -129,9 +129,14 @@
 #                         output (interleaved as they come) to stderr
 #   --shell               interactive: no test, console on this terminal
 #                         (Ctrl-A X quits), no timeout or checks
-#   --dry-run             print the QEMU command line, shell-quoted, and
-#                         exit (the NVDIMM backing files are made, so the
-#                         printed command boots as it is)
+#   --dry-run             print, shell-quoted, the commands a run starts
+#                         with (the backing files' mkdir, rm and truncate)
+#                         and the QEMU command line, and exit, having
+#                         started and written nothing (QEMU is asked its
+#                         version only); the lines boot the guest as they
+#                         are.  With MZ_ACCEL=auto and no --accel it needs
+#                         kvm-probe.sh's answer without a boot (no KVM
+#                         device, or a cached probe), else it is refused
 #
 # The QEMU command line is also the first line of the console log ("+ "),
 # the QEMU version the second ("# QEMU 10.0.2 (Debian ...)").  MZ_QEMU
@@ -187,7 +192,7 @@ cxlram=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--cxl-pmem|--cxl-ram)
-		[ $# -ge 2 ] || usage
+		[ $# -ge 2 ] || { echo "${0##*/}: $1 needs a value" >&2; usage; }
 		case "$1" in
 		--accel) accel=$2 ;;
 		--timeout) timeout=$2 ;;
@@ -216,7 +221,7 @@ while [ $# -gt 0 ]; do
 	--shell) shell=1; shift ;;
 	--dry-run) dry_run=1; shift ;;
 	-h|--help) usage ;;
-	-*) usage ;;
+	-*) echo "${0##*/}: unknown option '$1'" >&2; usage ;;
 	*) break ;;
 	esac
 done
@@ -234,37 +239,37 @@ else
 	targs=("$@")
 fi
 
-case "$accel" in ''|kvm|tcg) ;; *) usage ;; esac
+# form OPTION VALUE REGEX WANT: exit 2, naming the option and the value,
+# unless the value matches.
+form() {
+	[[ "$2" =~ $3 ]] || { echo "${0##*/}: $1 '$2': want $4" >&2; exit 2; }
+}
+size='^[1-9][0-9]*[MG]$' sizewant='a size such as 512M or 2G'
+[ -z "$accel" ] || form --accel "$accel" '^(kvm|tcg)$' 'kvm or tcg'
 case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
-[[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] || usage
+form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
+form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 # A guest that has not started its test when the run's own timeout comes
 # has stalled during boot, whichever of the two is shorter: nothing ran.
 [ "$boot_timeout" -le "$timeout" ] || boot_timeout=$timeout
-[[ "$nvdimms" =~ ^[0-9]+$ ]] || usage
-[[ "$smp" =~ ^[1-9][0-9]*$ ]] || usage
-[[ "$nvsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[ -z "$labelsize" ] || [[ "$labelsize" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[ -z "$nvlabel" ] || [[ "$nvlabel" =~ ^[1-9][0-9]*[KM]$ ]] || usage
-[ -z "$nvalign" ] || [[ "$nvalign" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[[ "$mem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-case "$nvmem" in
-file) ;;
-ram)
-	if [ "$keep" = 1 ] || [ -n "$nvalign" ]; then
-		echo "${0##*/}: --nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align" >&2
-		usage
-	fi ;;
-*)
-	echo "${0##*/}: --nvdimm-memory takes file or ram, not '$nvmem'" >&2
-	usage ;;
-esac
-[ -z "$cmb" ] || [[ "$cmb" =~ ^[1-9][0-9]*$ ]] || usage
-[ -z "$softres" ] || [[ "$softres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[ -z "$devres" ] || [[ "$devres" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[ -z "$cxlpmem" ] || [[ "$cxlpmem" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[ -z "$cxlram" ] || [[ "$cxlram" =~ ^[1-9][0-9]*[MG]$ ]] || usage
-[ -z "$test" ] || [[ "$test" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || usage
+form --nvdimms "$nvdimms" '^[0-9]+$' 'a count, 0 or more'
+form --smp "$smp" '^[1-9][0-9]*$' 'a CPU count, 1 or more'
+form --nvdimm-size "$nvsize" "$size" "$sizewant"
+[ -z "$labelsize" ] || form --label-nvdimm "$labelsize" "$size" "$sizewant"
+[ -z "$nvlabel" ] || form --label-size "$nvlabel" '^[1-9][0-9]*[KM]$' 'a size such as 128K or 2M'
+[ -z "$nvalign" ] || form --nvdimm-align "$nvalign" "$size" "$sizewant"
+form --mem "$mem" "$size" "$sizewant"
+form --nvdimm-memory "$nvmem" '^(file|ram)$' 'file or ram'
+if [ "$nvmem" = ram ] && { [ "$keep" = 1 ] || [ -n "$nvalign" ]; }; then
+	echo "${0##*/}: --nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align" >&2
+	usage
+fi
+[ -z "$cmb" ] || form --nvme-cmb "$cmb" '^[1-9][0-9]*$' 'MiB, a power of two of 2 or more'
+[ -z "$softres" ] || form --soft-reserved "$softres" "$size" "$sizewant"
+[ -z "$devres" ] || form --device-reserved "$devres" "$size" "$sizewant"
+[ -z "$cxlpmem" ] || form --cxl-pmem "$cxlpmem" "$size" "$sizewant"
+[ -z "$cxlram" ] || form --cxl-ram "$cxlram" "$size" "$sizewant"
+[ -z "$test" ] || form TEST "$test" '^[A-Za-z0-9_][A-Za-z0-9._-]*$' 'a guest test name (letters, digits, ., _, -)'
 for a in ${targs[@]+"${targs[@]}"}; do
 	# mz.args joins arguments with commas on the kernel command line.
 	[[ "$a" =~ ^[^[:space:],\"]+$ ]] || { echo "${0##*/}: test arguments cannot be empty or hold spaces, commas or quotes: '$a'" >&2; usage; }
@@ -337,7 +342,12 @@ kvmdev=$MZ_KVM_DEV
 why=requested
 if [ -z "$accel" ]; then
 	why="MZ_ACCEL=$MZ_ACCEL"
-	accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --accel "$MZ_ACCEL" "$build" "$initrd")
+	if [ "$dry_run" = 1 ]; then
+		accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --no-boot --accel "$MZ_ACCEL" "$build" "$initrd") ||
+			die "--dry-run: the accelerator needs a KVM boot probe of this kernel ($why, none cached), which would start QEMU; give --accel kvm or tcg"
+	else
+		accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --accel "$MZ_ACCEL" "$build" "$initrd")
+	fi
 fi
 case "$accel" in
 kvm)
@@ -408,11 +418,18 @@ if [ "$numa" = 1 ]; then
 	nvnode=,node=1
 fi
 
+# prep CMD...: run CMD, one of the steps before QEMU starts; with
+# --dry-run, print it instead, as a line of the script the dry run prints.
+prep() {
+	if [ "$dry_run" = 1 ]; then mz_quote "$@"; else "$@"; fi
+}
 if { [ "$ndimms" -gt 0 ] && [ "$nvmem" = file ]; } || [ -n "$cmb" ] || [ "$cxlpmib" -gt 0 ]; then
 	vmdir=${MZ_VM_DIR:-$MZ_VM_FILES}
-	mkdir -p "$vmdir"
-	exec 9>"$vmdir/lock"
-	flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
+	prep mkdir -p "$vmdir"
+	if [ "$dry_run" = 0 ]; then
+		exec 9>"$vmdir/lock"
+		flock -n 9 || die "another vm.sh is using the NVDIMM files in $vmdir; wait for it or set MZ_VM_DIR"
+	fi
 fi
 if [ "$ndimms" -gt 0 ]; then
 	# add_nvdimm ID KIB [DEVICE-OPTIONS [BACKEND-OPTIONS]]: one NVDIMM backed by
@@ -430,8 +447,8 @@ if [ "$ndimms" -gt 0 ]; then
 		if [ "$nvmem" = file ]; then
 			if [ "$keep" = 0 ] || [ ! -f "$img" ] ||
 				[ "$(stat -c %s "$img")" -ne $(($2 * 1024)) ]; then
-				rm -f "$img"
-				truncate -s "${2}K" "$img"
+				prep rm -f "$img"
+				prep truncate -s "${2}K" "$img"
 			fi
 			backend="memory-backend-file,id=mem$1,share=on,mem-path=$img,size=${2}K${4:+,$4}"
 		fi
@@ -461,9 +478,9 @@ if [ $((cxlpmib + cxlrmib)) -gt 0 ]; then
 		img=$vmdir/cxl-pmem.img lsa=$vmdir/cxl-lsa.img
 		if [ "$keep" = 0 ] || [ ! -f "$img" ] || [ ! -f "$lsa" ] ||
 			[ "$(stat -c %s "$img")" -ne $((cxlpmib << 20)) ]; then
-			rm -f "$img" "$lsa"
-			truncate -s "${cxlpmib}M" "$img"
-			truncate -s 128K "$lsa"
+			prep rm -f "$img" "$lsa"
+			prep truncate -s "${cxlpmib}M" "$img"
+			prep truncate -s 128K "$lsa"
 		fi
 		# shellcheck disable=SC2054 # the commas are QEMU's
 		qemu+=(-object "memory-backend-file,id=cxl-pmem-mem,share=on,mem-path=$img,size=${cxlpmib}M"
@@ -483,8 +500,8 @@ fi
 
 cmdline="console=ttyS0 panic=-1 printk.devkmsg=on"
 if [ -n "$cmb" ]; then
-	rm -f "$vmdir/nvme.img"
-	truncate -s 64M "$vmdir/nvme.img"
+	prep rm -f "$vmdir/nvme.img"
+	prep truncate -s 64M "$vmdir/nvme.img"
 	# shellcheck disable=SC2054 # the commas are QEMU's
 	qemu+=(-drive "file=$vmdir/nvme.img,if=none,id=nvme0,format=raw"
 		-device "nvme,bus=pcie.0,serial=mz-cmb,drive=nvme0,cmb_size_mb=$cmb")
@@ -524,11 +541,11 @@ tlog=${log%.log}.test.log
 # test's output (ttyS1) fills tlog.
 qemu+=(-chardev "file,id=console,path=$log,append=on" -serial chardev:console
 	-chardev "file,id=test,path=$tlog" -serial chardev:test)
+prep mkdir -p "$(dirname "$log")"
 if [ "$dry_run" = 1 ]; then
 	mz_quote "${qemu[@]}"
 	exit 0
 fi
-mkdir -p "$(dirname "$log")"
 printf '+ %s\n# %s\n' "$(mz_quote "${qemu[@]}")" "$qemu_version" >"$log"
 : >"$tlog"
 qerr=$(mktemp)

@@ -94,16 +94,23 @@ fake_build() {
 	run -2 "$H/vm/vm.sh"
 	[[ "$output" == *usage:* ]]
 	run -2 "$H/vm/vm.sh" build initrd
-	run -2 "$H/vm/vm.sh" --accel foo build initrd true
 	# auto is settled by the caller (kvm-probe.sh) or from MZ_ACCEL.
-	run -2 "$H/vm/vm.sh" --accel auto build initrd true
-	run -2 "$H/vm/vm.sh" --timeout 0 build initrd true
-	run -2 "$H/vm/vm.sh" --timeout abc build initrd true
-	run -2 "$H/vm/vm.sh" --boot-timeout 0 build initrd true
-	run -2 "$H/vm/vm.sh" --nvdimm-size 3X build initrd true
-	run -2 "$H/vm/vm.sh" --nvdimms -1 build initrd true
-	run -2 "$H/vm/vm.sh" --log build initrd
+	# Every bad value: exit 2, naming the option and the value.
+	for ov in "--accel foo" "--accel auto" "--timeout 0" "--timeout abc" "--boot-timeout 0" \
+		"--nvdimm-size 3X" "--nvdimms -1" "--smp 0" "--mem 2T" "--label-nvdimm 1K" \
+		"--label-size 1G" "--nvdimm-align x" "--nvdimm-memory disk" "--nvme-cmb 0" \
+		"--soft-reserved 512" "--device-reserved 1k" "--cxl-pmem 256" "--cxl-ram M"; do
+		read -r o v <<<"$ov"
+		run -2 "$H/vm/vm.sh" "$o" "$v" build initrd true
+		[[ "$output" == "vm.sh: $o '$v': want "* ]] || { echo "$ov: $output"; false; }
+	done
 	run -2 "$H/vm/vm.sh" build initrd 'bad name'
+	[[ "$output" == "vm.sh: TEST 'bad name': want a guest test name"* ]]
+	run -2 "$H/vm/vm.sh" build initrd --log
+	run -2 "$H/vm/vm.sh" --log
+	[[ "$output" == "vm.sh: --log needs a value"$'\n'* ]]
+	run -2 "$H/vm/vm.sh" --nvdimm build initrd true
+	[[ "$output" == "vm.sh: unknown option '--nvdimm'"$'\n'* ]]
 	run -2 "$H/vm/vm.sh" build initrd -- smoke a,b
 	[[ "$output" == *"cannot be empty or hold spaces, commas"* ]]
 	run -2 "$H/vm/vm.sh" --shell build initrd true
@@ -546,7 +553,7 @@ fake_kernel() {
 	chmod +x "$T/bin/q10" "$T/bin/other"
 	MZ_QEMU=$T/bin/q10 run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
 		"$T/build" "$T/initrd" true
-	[[ "$output" == "$T/bin/q10 -machine q35,nvdimm=on "* ]]
+	[[ "${lines[-1]}" == "$T/bin/q10 -machine q35,nvdimm=on "* ]]
 	MZ_QEMU=$T/bin/nosuch run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
 		"$T/build" "$T/initrd" true
 	[[ "$stderr" == *"MZ_QEMU=$T/bin/nosuch: no such program; unset it for the host's qemu-system-x86_64, or fetch QEMU 10 with harness/vm/fetch-qemu.sh"* ]]
@@ -576,10 +583,14 @@ fake_kernel() {
 		" -M cxl-fmw.0.targets.0=cxl.1,cxl-fmw.0.size=768M "; do
 		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }
 	done
-	# The persistent capacity is a sparse file, recreated empty each boot.
+	# The persistent capacity is a sparse file, recreated empty each boot:
+	# the dry run prints the commands that make it and makes nothing.
+	[[ "$output" == *$'\nrm -f '"$V/cxl-pmem.img $V/cxl-lsa.img"$'\ntruncate -s 512M '"$V/cxl-pmem.img"$'\ntruncate -s 128K '"$V/cxl-lsa.img"$'\n'* ]]
+	[ ! -e "$V" ]
+	# The lines it prints boot the guest as they are: run as a script, they
+	# make the files (the fake QEMU boots nothing).
+	bash -e <<<"$output"
 	[ "$(stat -c %s "$V/cxl-pmem.img")" -eq $((512 << 20)) ] && [ "$(du -k "$V/cxl-pmem.img" | cut -f1)" -eq 0 ]
-	echo stale >"$V/cxl-lsa.img"
-	MZ_QEMU=$T/bin/q10 run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 --cxl-pmem 512M "$T/build" "$T/initrd" true
 	[ "$(stat -c %s "$V/cxl-lsa.img")" -eq 131072 ]
 	# Volatile alone: its device on the first root port, nothing persistent.
 	MZ_QEMU=$T/bin/q10 run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 --cxl-ram 1G "$T/build" "$T/initrd" true
@@ -596,6 +607,38 @@ fake_kernel() {
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-pmem 384M "$T/build" "$T/initrd" true
 	[[ "$output" == *"--cxl-pmem and --cxl-ram take multiples of 256M"* ]]
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-ram 1T "$T/build" "$T/initrd" true
+}
+
+@test "vm.sh --dry-run: starts no guest and writes nothing, the probe's boot included" {
+	fake_kernel
+	mkdir -p "$T/bin"
+	# A QEMU that notes every start but the version query.
+	# shellcheck disable=SC2016 # expanded by the fake QEMU
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "QEMU emulator version 10.0.2 (test)"; exit 0; }\necho "$*" >>"%s"\n' \
+		"$T/started" >"$T/bin/q10"
+	chmod +x "$T/bin/q10"
+	dry() { MZ_QEMU=$T/bin/q10 MZ_VM_DIR=$T/vm MZ_ACCEL=auto "$H/vm/vm.sh" "$@"; }
+	args=(--dry-run --nvdimms 1 --nvdimm-size 1G --label-nvdimm 1G --nvme-cmb 2 --cxl-pmem 256M "$T/build" "$T/initrd" true)
+	# MZ_ACCEL=auto with a usable KVM device (/dev/null stands in) and no
+	# cached answer: only a boot would tell, so the dry run is refused.
+	MZ_KVM_DEV=/dev/null run -1 --separate-stderr dry "${args[@]}"
+	[[ "$stderr" == *"--dry-run: the accelerator needs a KVM boot probe of this kernel (MZ_ACCEL=auto, none cached), which would start QEMU; give --accel kvm or tcg"* ]]
+	[ ! -e "$T/started" ] && [ ! -e "$T/vm" ] && [ ! -e "$MZ_CACHE" ]
+	# Without a KVM device the answer is tcg at once; with a cached answer,
+	# that one.  Either way nothing is started or written.
+	MZ_KVM_DEV=$T/no-kvm run -0 --separate-stderr dry "${args[@]}"
+	[[ "${lines[-1]}" == "$T/bin/q10 -machine q35,nvdimm=on,cxl=on -accel tcg "* ]]
+	mkdir -p "$MZ_CACHE/accel-probe"
+	echo kvm >"$MZ_CACHE/accel-probe/$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)"
+	MZ_KVM_DEV=/dev/null run -0 --separate-stderr dry "${args[@]}"
+	[[ "${lines[-1]}" == "$T/bin/q10 -machine q35,nvdimm=on,cxl=on -accel kvm "* ]]
+	[ ! -e "$T/started" ] && [ ! -e "$T/vm" ]
+	[ "$(find "$MZ_CACHE" -type f | wc -l)" -eq 1 ]
+	# The lines printed before QEMU's make its files.
+	[[ "$output" == "mkdir -p $T/vm"$'\n'* ]]
+	for f in nvdimm0.img nvdimm-label.img nvme.img cxl-pmem.img cxl-lsa.img; do
+		[[ "$output" == *$'\ntruncate -s '*" $T/vm/$f"$'\n'* ]] || { echo "no truncate of $f"; false; }
+	done
 }
 
 @test "vm.sh --nvdimm-memory ram: the NVDIMMs in QEMU's memory, no file; bad uses refused" {
@@ -629,7 +672,7 @@ fake_kernel() {
 	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory ram --nvdimm-align 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *"--nvdimm-memory ram keeps nothing"* ]]
 	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory disk "$T/build" "$T/initrd" true
-	[[ "$output" == *"--nvdimm-memory takes file or ram, not 'disk'"* ]]
+	[[ "$output" == *"--nvdimm-memory 'disk': want file or ram"* ]]
 	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory "$T/build" "$T/initrd" true
 }
 
@@ -643,7 +686,8 @@ fake_kernel() {
 		" memmap=512M%0x120000000-1+2"; do
 		[[ "$output" == *"$a"* ]] || { echo "missing:$a"; false; }
 	done
-	[ -f "$T/vm/nvme.img" ] && [ "$(stat -c %s "$T/vm/nvme.img")" -eq $((64 << 20)) ]
+	[[ "$output" == *$'\nrm -f '"$T/vm/nvme.img"$'\ntruncate -s 64M '"$T/vm/nvme.img"$'\n'* ]]
+	[ ! -e "$T/vm" ]
 	# One range alone starts at 4 GiB.
 	run -0 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --dry-run --mem 3G --device-reserved 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *" memmap=1024M%0x100000000-1+2"* ]] && [[ "$output" != *0xefffffff* ]]

@@ -147,11 +147,13 @@ vm() {
 	[[ "$output" == *"has SD_SHARE_LLC: CPUs share a last-level cache"* ]]
 }
 
-@test "vm: --dry-run prints the QEMU command, which boots when pasted; the log starts with it" {
+@test "vm: --dry-run prints the commands, which boot when pasted; the log starts with QEMU's" {
 	run -0 --separate-stderr vm --timeout 120 --dry-run --append 'mz.note=a' \
 		"$MZ_TEST_BUILD" "$MZ_TEST_INITRAMFS" -- true
-	[ "${#lines[@]}" -eq 1 ]
-	cmd=$output
+	# The console log's directory first, then QEMU's command line.
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "mkdir -p $T" ]
+	cmd=${lines[1]}
 	[[ "$cmd" == "qemu-system-x86_64 -machine q35,nvdimm=on -accel ${MZ_ACCEL:-tcg} "* ]]
 	[[ "$cmd" == *" -append 'console=ttyS0 panic=-1 printk.devkmsg=on mz.test=true mz.out=ttyS1 mz.note=a' "* ]]
 	[[ "$cmd" == *" -chardev file,id=console,path=$T/console.log,append=on -serial chardev:console -chardev file,id=test,path=$T/console.test.log -serial chardev:test" ]]
@@ -159,7 +161,7 @@ vm() {
 	[ ! -e "$T/console.log" ]
 	[ ! -e "$T/console.test.log" ]
 	# Pasted into a shell, it boots and the test runs.
-	timeout 120 bash -c "$cmd" </dev/null >/dev/null 2>&1
+	timeout 120 bash -ec "$output" </dev/null >/dev/null 2>&1
 	grep -q 'MZ-EXIT: 0' "$T/console.log"
 	grep -q '^MZ-EXIT: 0' "$T/console.test.log"
 	# A real run writes the same command as the log's first line.
