@@ -14,7 +14,7 @@
 #                   [--accel kvm|tcg] [--fact KEY=VALUE]... [--kernel NAME=DIR]...
 #                   [--probe PROBE.json | --no-probe] [--json FILE] [--svg FILE]
 #                   [--text FILE]
-#   bench-report.py --cover RESULTS.json
+#   bench-report.py --cover RESULTS.json [--for-list]
 #   bench-report.py --boot-summary RUN=OUT --devices LIST --rebinds N
 #
 # OUT is what vm.sh printed for one boot (the guest test's output).  Each
@@ -165,7 +165,10 @@ def main():
     ap.add_argument("--svg")
     ap.add_argument("--text")
     ap.add_argument("--cover", metavar="RESULTS.json",
-                    help="print the table of a results JSON (for the cover letter)")
+                    help="print the table of a results JSON")
+    ap.add_argument("--for-list", action="store_true",
+                    help="with --cover: as a cover letter carries it (kernels named "
+                         "by what they hold, nothing of this repository)")
     ap.add_argument("--boot-summary", metavar="RUN=OUT",
                     help="check one boot's output and print its binds and their "
                          "most common thread count (bench.sh, after each boot)")
@@ -180,7 +183,7 @@ def main():
         try:
             with open(a.cover, encoding="utf-8") as f:
                 doc = json.load(f)
-            sys.stdout.write(table(doc))
+            sys.stdout.write(table(doc, for_list=a.for_list))
         except (OSError, ValueError) as e:
             print(f"{PROG}: error: cannot read {a.cover}: {e}", file=sys.stderr)
             sys.exit(1)
@@ -191,6 +194,8 @@ def main():
         fail_unbounded_floor(doc)
         return
 
+    if a.for_list:
+        usage_error("--for-list goes with --cover")
     if not a.devices or not a.rebinds:
         usage_error("--devices and --rebinds are required (or --cover FILE)")
     if a.boot_summary:

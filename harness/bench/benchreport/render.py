@@ -47,16 +47,33 @@ def threads_cell(rs):
     return ts[0] if len(set(ts)) == 1 else "/".join(ts)
 
 
-def table(doc):
+def list_kernels(kern):
+    """The kernels as a mailing list reads them, not by this lab's release
+    names: (base, first, patched)."""
+    upstream = kern.get("base", {}).get("build", "").startswith("upstream")
+    on = "v11 and " if upstream else ""
+    return ("v11 on 7.3.4" if upstream else "7.3.4",
+            f"7.3.4 with {on}the first series", f"7.3.4 with {on}this series")
+
+
+def table(doc, for_list=False):
+    """The report.  for_list: as a cover letter carries it, naming the
+    kernels by what they hold and nothing of this repository."""
     out = []
     accel = doc.get("accel", "unknown")
     devices, rebinds, results = doc["devices"], doc["rebinds"], doc["results"]
     sizes = doc["sizes"]["list_bytes"]
     kern = doc.get("kernels", {})
-    kernels = (f"the first series {kern['first'].get('release') or '?'} and both series "
-               f"{kern.get('patched', {}).get('release') or '?'}"
-               if kern.get("first") else f"patched {kern.get('patched', {}).get('release') or '?'}")
-    out += wrap(f"memmap_init_zone_device(): base {kern.get('base', {}).get('release') or '?'} "
+    first_rel = kern.get("first", {}).get("release")
+    patched_rel = kern.get("patched", {}).get("release") or "?"
+    base_rel = kern.get("base", {}).get("release") or "?"
+    if for_list:
+        base_rel, first_rel, patched_rel = (list_kernels(kern)[0],
+                                            first_rel and list_kernels(kern)[1],
+                                            list_kernels(kern)[2])
+    kernels = (f"the first series {first_rel} and both series {patched_rel}"
+               if first_rel else f"patched {patched_rel}")
+    out += wrap(f"memmap_init_zone_device(): base {base_rel} "
                 f"vs {kernels}; "
                 f"{len(devices)} device(s) at {', '.join(human_bytes(s) for s in sizes)}; "
                 f"{rebinds} rebinds per device and backend.")
@@ -77,7 +94,7 @@ def table(doc):
         facts.append(f"guest RAM {human_bytes(doc['sizes']['guest_ram_bytes'])}")
     if doc.get("nvdimm_memory"):
         facts.append(NVDIMM_MEMORY.get(doc["nvdimm_memory"], f"NVDIMM memory {doc['nvdimm_memory']}"))
-    if doc.get("series_commit"):
+    if doc.get("series_commit") and not for_list:
         facts.append(f"series {doc['series_commit'][:12]}")
     if facts:
         out += wrap("Host: " + "; ".join(facts) + ".")
@@ -244,7 +261,7 @@ def table(doc):
                 "no callee traced); ns below 10 ms, 0.1 us below 1 s.")
     out += wrap("Floor: the fastest of eight movq per 64 B, memset(), rep stosq and MOVNTI "
                 "writing the same pages' struct page bytes in the template guest "
-                "(memremap_bench floor_pages=).")
+                + ("(a test module)." if for_list else "(memremap_bench floor_pages=)."))
     if threaded:
         out += wrap("Threads: the \"N threads\" rows let the kernel split the init "
                     "(every vCPU online: one thread per housekeeping CPU of the device's "
@@ -269,21 +286,26 @@ def table(doc):
     if len(sizes) > 1:
         out += wrap(f"Breakdown of the whole bind at the largest size, {human_bytes(sizes[-1])} "
                     "(every size's is in the JSON).")
-    first_rel = kern.get("first", {}).get("release")
-    patched_rel = kern.get("patched", {}).get("release") or "?"
-    base_rel = kern.get("base", {}).get("release") or "?"
     if threaded:
         out.append("")
-        out.append("== Part 1: the first series (patches/), one thread ==")
-        out += wrap(f"Kernels: base {base_rel}, the first series {first_rel or patched_rel}"
-                    + ("" if first_rel else " (with its follow-up: the same kernel as Part 2)")
-                    + ".")
+        out.append("== Part 1: the first series, one thread ==" if for_list else
+                   "== Part 1: the first series (patches/), one thread ==")
+        if for_list:
+            out += wrap(f"Kernels: base {base_rel}; patched {first_rel or patched_rel}"
+                        + ("" if first_rel else
+                           ", which also carries the follow-up series, held to one thread")
+                        + ".")
+        else:
+            out += wrap(f"Kernels: base {base_rel}, the first series {first_rel or patched_rel}"
+                        + ("" if first_rel else " (with its follow-up: the same kernel as Part 2)")
+                        + ".")
     out += init_blocks(single + ["floor"], COMPARISONS, False)
     out += tables(blocks1)
     out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[:1] if have_cpus else None)
     if threaded:
         out.append("")
-        out.append("== Part 2: the follow-up series (patches/threads/), N threads ==")
+        out.append("== Part 2: the follow-up series, N threads ==" if for_list else
+                   "== Part 2: the follow-up series (patches/threads/), N threads ==")
         out += wrap(f"Kernels: one thread on {first_rel or patched_rel}, N threads on "
                     f"{patched_rel}" + ("" if first_rel else " (both series, one kernel)")
                     + (f"; base {base_rel} with every vCPU online as well" if have_cpus
