@@ -60,6 +60,11 @@ MZ_CXL_PMEM_SIZE=${MZ_CXL_PMEM_SIZE:-1G}
 MZ_CXL_RAM_SIZE=${MZ_CXL_RAM_SIZE:-512M}
 #= MZ_QEMU_CXL    the qemu-system-x86_64 of the CXL guests (default: MZ_QEMU when it is QEMU 10 or newer, else make qemu's)
 MZ_QEMU_CXL=${MZ_QEMU_CXL:-}
+# QEMU emulates CXL type-3 devices in full from 10.0 on: vm.sh refuses
+# --cxl-pmem and --cxl-ram on an older QEMU, and mz_qemu_cxl takes MZ_QEMU
+# for the CXL guests only from this version on.
+#= MZ_QEMU_CXL_MIN  the oldest QEMU major version the CXL guests boot in (default 10)
+MZ_QEMU_CXL_MIN=${MZ_QEMU_CXL_MIN:-10}
 # The hmm-tests cases a matrix guest under TCG leaves out: the timed
 # ones, whose own limit (benchmark_thp_migration's 120 s) an emulated
 # guest meets or not depending on the host's load (docs/matrix.md,
@@ -476,20 +481,26 @@ mz_qemu_version() {
 	esac
 }
 
+# mz_qemu_cxl_capable VERSION: VERSION, as mz_qemu_version prints it, is
+# MZ_QEMU_CXL_MIN or newer.
+mz_qemu_cxl_capable() {
+	local major=${1#QEMU }
+	major=${major%%.*}
+	[[ "$major" =~ ^[0-9]+$ ]] && [ "$major" -ge "$MZ_QEMU_CXL_MIN" ]
+}
+
 # mz_qemu_cxl: the qemu-system-x86_64 that runs CXL guests: MZ_QEMU_CXL,
 # else MZ_QEMU when it is QEMU 10 or newer, else the one fetch-qemu.sh
 # (make qemu) extracted.  False, saying why on stdout, when there is none.
 mz_qemu_cxl() {
-	local v major
+	local v
 	if [ -n "$MZ_QEMU_CXL" ]; then
 		echo "$MZ_QEMU_CXL"
 		return 0
 	fi
 	if command -v "$MZ_QEMU" >/dev/null 2>&1; then
 		v=$(mz_qemu_version)
-		major=${v#QEMU }
-		major=${major%%.*}
-		if [[ "$major" =~ ^[0-9]+$ ]] && [ "$major" -ge 10 ]; then
+		if mz_qemu_cxl_capable "$v"; then
 			echo "$MZ_QEMU"
 			return 0
 		fi
@@ -498,7 +509,7 @@ mz_qemu_cxl() {
 		echo "$MZ_QEMU_DIR/bin/qemu-system-x86_64"
 		return 0
 	fi
-	echo "CXL memory needs QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU is ${v:-$MZ_QEMU}: run 'make qemu', which fetches Debian's QEMU 10 beside it"
+	echo "CXL memory needs QEMU $MZ_QEMU_CXL_MIN or newer (full CXL type-3 emulation), and MZ_QEMU is ${v:-$MZ_QEMU}: run 'make qemu', which fetches Debian's QEMU 10 beside it"
 	return 1
 }
 

@@ -329,12 +329,8 @@ else
 		die "MZ_QEMU=$MZ_QEMU: no such program; unset it for the host's qemu-system-x86_64, or fetch QEMU 10 with harness/vm/fetch-qemu.sh"
 fi
 qemu_version=$(mz_qemu_version)
-if [ $((cxlpmib + cxlrmib)) -gt 0 ]; then
-	qmajor=${qemu_version#QEMU }
-	qmajor=${qmajor%%.*}
-	if ! [[ "$qmajor" =~ ^[0-9]+$ ]] || [ "$qmajor" -lt 10 ]; then
-		die "--cxl-pmem and --cxl-ram need QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU=$MZ_QEMU is $qemu_version: run 'make qemu' and set MZ_QEMU to the path it prints"
-	fi
+if [ $((cxlpmib + cxlrmib)) -gt 0 ] && ! mz_qemu_cxl_capable "$qemu_version"; then
+	die "--cxl-pmem and --cxl-ram need QEMU $MZ_QEMU_CXL_MIN or newer (full CXL type-3 emulation), and MZ_QEMU=$MZ_QEMU is $qemu_version: run 'make qemu' and set MZ_QEMU to the path it prints"
 fi
 bzimage=$(mz_boot_files "$build" "$initrd")
 

@@ -603,6 +603,17 @@ fake_kernel() {
 	MZ_QEMU=$T/bin/q7 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
 		--cxl-ram 256M "$T/build" "$T/initrd" true
 	[[ "$stderr" == *"--cxl-pmem and --cxl-ram need QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU=$T/bin/q7 is QEMU 7.2.22 (test): run 'make qemu'"* ]]
+	# The oldest QEMU for CXL is one fact (MZ_QEMU_CXL_MIN): vm.sh and
+	# mz_qemu_cxl, which picks the CXL guests' QEMU, both follow it.
+	MZ_QEMU_CXL_MIN=11 MZ_QEMU=$T/bin/q10 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run \
+		--nvdimms 0 --cxl-ram 256M "$T/build" "$T/initrd" true
+	[[ "$stderr" == *"--cxl-pmem and --cxl-ram need QEMU 11 or newer"* ]]
+	# shellcheck disable=SC2016
+	MZ_QEMU=$T/bin/q10 run -0 bash -c '. "$1/lib.sh" && mz_qemu_cxl' _ "$H"
+	[ "$output" = "$T/bin/q10" ]
+	# shellcheck disable=SC2016
+	MZ_QEMU_CXL_MIN=11 MZ_QEMU=$T/bin/q10 run -1 bash -c '. "$1/lib.sh" && mz_qemu_cxl' _ "$H"
+	[[ "$output" == "CXL memory needs QEMU 11 or newer"* ]]
 	# Sizes come in 256 MiB units.
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-pmem 384M "$T/build" "$T/initrd" true
 	[[ "$output" == *"--cxl-pmem and --cxl-ram take multiples of 256M"* ]]
