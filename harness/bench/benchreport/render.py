@@ -68,9 +68,8 @@ def table(doc, for_list=False):
     patched_rel = kern.get("patched", {}).get("release") or "?"
     base_rel = kern.get("base", {}).get("release") or "?"
     if for_list:
-        base_rel, first_rel, patched_rel = (list_kernels(kern)[0],
-                                            first_rel and list_kernels(kern)[1],
-                                            list_kernels(kern)[2])
+        base_rel, first_list, patched_rel = list_kernels(kern)
+        first_rel = first_rel and first_list
     kernels = (f"the first series {first_rel} and both series {patched_rel}"
                if first_rel else f"patched {patched_rel}")
     out += wrap(f"memmap_init_zone_device(): base {base_rel} "
