@@ -7,7 +7,9 @@
 # in OUTDIR:
 #
 #   OUTDIR/run_kselftest.sh, kselftest/, kselftest-list.txt
-#   OUTDIR/memmap_init/          the scripts, helpers, config, settings
+#   OUTDIR/memmap_init/          the scripts, helpers, config, settings,
+#                                and the lab's tests (guest/memmap_init/)
+#                                listed after the target's
 #   OUTDIR/memmap_init/test_modules/test_memmap_digest.ko
 #   OUTDIR/mm/hmm-tests          the upstream hmm-tests binary, for the
 #                                opt-in peer suite (memmap_hmm_peer.sh)
@@ -100,6 +102,10 @@ ko=$out/memmap_init/test_modules/test_memmap_digest.ko
 [ -f "$ko" ] || die "build finished but $ko is missing; see $log"
 grep -qx 'memmap_init:memmap_controls.sh' "$out/kselftest-list.txt" ||
 	die "$out/kselftest-list.txt does not list memmap_init; see $log"
+
+# The lab's tests run after the target's, from its directory.
+"$MZ_ROOT/harness/build/install-lab-tests.sh" "$MZ_ROOT/guest/memmap_init" "$out" >&2 ||
+	die "installing the lab's tests failed"
 
 # hmm-tests needs the UAPI headers of this kernel (test_hmm_uapi.h comes
 # from lib/ directly).  Both steps are best effort: the peer suite skips

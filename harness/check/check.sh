@@ -82,6 +82,8 @@ step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 lint() {
 	shellcheck -x "$H"/*.sh "$H"/*/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* "$MZ_ROOT"/guest/bin/* \
 		"$MZ_ROOT"/tests/guest/* &&
+		shellcheck -x -P SCRIPTDIR -P "$MZ_ROOT/tools/testing/selftests/memmap_init" \
+			"$MZ_ROOT"/guest/memmap_init/*.sh &&
 		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/system/*.bats \
 			"$MZ_ROOT"/tests/bats/system/*.bash
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-ndctl-base.sh: the ndctl selftest group (memmap_ndctl.sh) on the
-# base kernel (7.3.4 with the test_hmm fixes), the kernel without the
-# namespace attribute that the series' kernels cannot be: with the
-# patched ndctl (build-ndctl.sh), ndctl list shows no memmap_streaming
-# field and create-namespace --memmap-streaming fails before it changes
-# the namespace or its data.
+# check-ndctl-base.sh: the lab's ndctl test (guest/memmap_init/
+# memmap_ndctl.sh) on the base kernel (7.3.4 with the test_hmm fixes),
+# the kernel without the namespace attribute that the series' kernels
+# cannot be: with the patched ndctl (build-ndctl.sh), ndctl list shows
+# no memmap_streaming field and create-namespace --memmap-streaming fails
+# before it changes the namespace or its data.
 # The matrix expects that case to skip on every series kernel
 # (matrix-skips.txt); this is where it runs.
 #
@@ -40,4 +40,4 @@ grep -E '^# (not )?ok [0-9]+ ' "$out" >&2 || true
 [ "$rc" -eq 0 ] || die "the guest failed (exit $rc); see $out and $MZ_LOGS/check-ndctl-base.log"
 grep -qE '^# ok [0-9]+ --memmap-streaming on a kernel without the attribute changes nothing$' "$out" ||
 	die "the kernel-without-attribute case did not pass (a skip does not count); see $out"
-info "ndctl group on base $MZ_BASE_VERSION: passed, the kernel-without-attribute case included"
+info "memmap_ndctl.sh on base $MZ_BASE_VERSION: passed, the kernel-without-attribute case included"

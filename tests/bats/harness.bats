@@ -897,3 +897,59 @@ PY
 	bad=$(grep -vE '^[^:]*/lib\.sh:[0-9]+:' <<<"$output" || true)
 	[ -z "$bad" ] || { echo "spelled outside lib.sh: $bad"; false; }
 }
+
+# --- install-lab-tests.sh: the lab's tests next to the target's ---------------
+
+# A kselftest tree as build-selftests.sh installs it, and a lab of two tests.
+fake_lab() {
+	mkdir -p "$T/out/memmap_init" "$T/lab"
+	printf 'memmap_init:memmap_equivalence.sh\nmemmap_init:memmap_data.sh\n' >"$T/out/kselftest-list.txt"
+	touch "$T/out/memmap_init/memmap_lib.sh" "$T/out/memmap_init/memmap_data.sh"
+	for f in memmap_lib_lab.sh lab_b.sh lab_a.sh; do echo "# $f" >"$T/lab/$f"; done
+	printf '# order\nlab_b.sh\n\nlab_a.sh\n' >"$T/lab/list"
+}
+
+@test "install-lab-tests.sh: installs the listed tests and lists them after the target's, in order" {
+	fake_lab
+	run --separate-stderr "$H/build/install-lab-tests.sh" "$T/lab" "$T/out"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$T/out/kselftest-list.txt")" = "$(printf '%s\n' memmap_init:memmap_equivalence.sh \
+		memmap_init:memmap_data.sh memmap_init:lab_b.sh memmap_init:lab_a.sh)" ]
+	[ -x "$T/out/memmap_init/lab_a.sh" ] && [ -x "$T/out/memmap_init/lab_b.sh" ]
+	[ -f "$T/out/memmap_init/memmap_lib_lab.sh" ] && [ ! -x "$T/out/memmap_init/memmap_lib_lab.sh" ]
+}
+
+@test "install-lab-tests.sh: a test in neither place, in both, or left out of the list fails and installs nothing" {
+	fake_lab
+	cp "$T/out/kselftest-list.txt" "$T/list.before"
+	echo missing.sh >>"$T/lab/list"
+	run --separate-stderr "$H/build/install-lab-tests.sh" "$T/lab" "$T/out"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"$T/lab/list names missing.sh, which $T/lab does not have"* ]]
+
+	fake_lab
+	echo memmap_data.sh >>"$T/lab/list"
+	echo '# data' >"$T/lab/memmap_data.sh"
+	run --separate-stderr "$H/build/install-lab-tests.sh" "$T/lab" "$T/out"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"memmap_data.sh is in the kselftest target and in $T/lab: keep one"* ]]
+
+	rm -rf "$T/lab" && fake_lab
+	echo '# new' >"$T/lab/lab_c.sh"
+	run --separate-stderr "$H/build/install-lab-tests.sh" "$T/lab" "$T/out"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"$T/lab/lab_c.sh is not in $T/lab/list, so it would never run"* ]]
+	cmp "$T/list.before" "$T/out/kselftest-list.txt"
+	[ ! -e "$T/out/memmap_init/lab_a.sh" ] && [ ! -e "$T/out/memmap_init/memmap_lib_lab.sh" ]
+}
+
+@test "install-lab-tests.sh: the repository's lab installs, and no test is in the lab and the target" {
+	mkdir -p "$T/out/memmap_init"
+	sed -n 's/^\tmemmap_\(.*\.sh\)\( \\\)\{0,1\}$/memmap_init:memmap_\1/p' \
+		"$ROOT/tools/testing/selftests/memmap_init/Makefile" >"$T/out/kselftest-list.txt"
+	while IFS=: read -r _ t; do touch "$T/out/memmap_init/$t"; done <"$T/out/kselftest-list.txt"
+	grep -qx memmap_init:memmap_equivalence.sh "$T/out/kselftest-list.txt"
+	run --separate-stderr "$H/build/install-lab-tests.sh" "$ROOT/guest/memmap_init" "$T/out"
+	[ "$status" -eq 0 ]
+	grep -qx memmap_init:memmap_hmm_peer.sh "$T/out/kselftest-list.txt"
+}

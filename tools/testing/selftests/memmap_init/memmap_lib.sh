@@ -13,28 +13,12 @@
 # environment names, and skips saying which variable to set:
 #
 #   MEMMAP_INIT_NAMESPACE=namespaceX.Y  the pmem namespace the equivalence,
-#       backend, controls, data, races and daxctl tests reconfigure
+#       backend, controls and data tests reconfigure
 #       (ndctl create-namespace -f -e) and rebind: ITS DATA IS DESTROYED.
 #       It is refused (the tests skip) while in use: mounted, swapped on,
 #       held or claimed, open or mapped by a process, or online as system
 #       RAM.  Whatever happens, each test puts it back in the mode, map,
 #       align, memmap_streaming request and enabled state it found.
-#   MEMMAP_INIT_SYSTEM_RAM=1            the daxctl test may also online
-#       that namespace's memory as system RAM (daxctl reconfigure-device
-#       --mode=system-ram) and offline it again.
-#   MEMMAP_INIT_CPU_HOTPLUG=1           the races test may also take the
-#       last online CPU offline and back online, over and over, while it
-#       rebinds that namespace (a CPU of this machine goes away for a
-#       moment, each time: not for a machine that runs other work).
-#   MEMMAP_INIT_LABEL_REGION=regionN    a region of one NVDIMM with a label
-#       area, whose labels the lifetime test re-initializes: EVERY
-#       NAMESPACE IN IT IS DESTROYED.  Refused while any is in use, and
-#       when it holds MEMMAP_INIT_NAMESPACE.
-#   MEMMAP_INIT_HMM=1                   the hmm-tests peer suite, which
-#       only takes long (or a list of requests: default,on,off).
-#   MEMMAP_INIT_HMM_EXCLUDE=CASE[,CASE] hmm-tests cases that suite leaves
-#       out, each reported as a skip: for machines too slow for a case's
-#       own time limit (benchmark_thp_migration under emulation).
 #   MEMMAP_INIT_P2PDMA=DDDD:BB:DD.F     a PCI device with p2pdma memory
 #       (p2pmem/ in sysfs: an NVMe controller's memory buffer, say) whose
 #       driver the tests unbind and bind again, and whose p2pmem they
@@ -53,7 +37,7 @@
 #       as the memory of its two device-coherent devices (spm_addr_dev0
 #       and spm_addr_dev1): WHATEVER IS THERE IS OVERWRITTEN.
 #
-# A value that is not of that form, or a namespace or region that does
+# A value that is not of that form, or a namespace or device that does
 # not exist, fails the test ("Bail out!") before anything is changed.
 #
 # What the tests look at:
@@ -124,8 +108,6 @@ MI_TMP=
 MI_BIND_NS=0
 MI_DYNDBG=
 MI_NS_ANY_KERNEL=0
-MI_LR=
-MI_LR_NMEM=
 MI_DEVNUMS=()
 MI_P2P=
 MI_HMEM=
@@ -509,23 +491,11 @@ mi_bail() {
 # mi_env_check: the MEMMAP_INIT_* variables hold what they may (see the
 # header); bails out otherwise.
 mi_env_check() {
-	local ns=${MEMMAP_INIT_NAMESPACE:-} r=${MEMMAP_INIT_LABEL_REGION:-} v
+	local ns=${MEMMAP_INIT_NAMESPACE:-} v
 	if [ -n "$ns" ] && ! [[ "$ns" =~ ^namespace[0-9]+\.[0-9]+$ ]]; then
 		mi_bail "MEMMAP_INIT_NAMESPACE='$ns' is not a namespace name" \
 			"such as namespace0.0 (see 'ndctl list -N')"
 	fi
-	if [ -n "$r" ] && ! [[ "$r" =~ ^region[0-9]+$ ]]; then
-		mi_bail "MEMMAP_INIT_LABEL_REGION='$r' is not a region name" \
-			"such as region1 (see 'ndctl list -R')"
-	fi
-	case "${MEMMAP_INIT_SYSTEM_RAM:-0}" in
-	0|1) ;;
-	*) mi_bail "MEMMAP_INIT_SYSTEM_RAM='$MEMMAP_INIT_SYSTEM_RAM' is not 0 or 1" ;;
-	esac
-	case "${MEMMAP_INIT_CPU_HOTPLUG:-0}" in
-	0|1) ;;
-	*) mi_bail "MEMMAP_INIT_CPU_HOTPLUG='$MEMMAP_INIT_CPU_HOTPLUG' is not 0 or 1" ;;
-	esac
 	v=${MEMMAP_INIT_P2PDMA:-}
 	if [ -n "$v" ] && ! [[ "$v" =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$ ]]; then
 		mi_bail "MEMMAP_INIT_P2PDMA='$v' is not a PCI device name" \
@@ -542,22 +512,6 @@ mi_env_check() {
 		mi_bail "MEMMAP_INIT_HMM_COHERENT='$v' is not a physical address" \
 			"such as 0x120000000"
 	fi
-	v=${MEMMAP_INIT_HMM_EXCLUDE:-}
-	if [ -n "$v" ] && ! [[ "$v" =~ ^[a-z0-9_]+(,[a-z0-9_]+)*$ ]]; then
-		mi_bail "MEMMAP_INIT_HMM_EXCLUDE='$v' is not a comma-separated" \
-			"list of hmm-tests cases such as benchmark_thp_migration"
-	fi
-	case "${MEMMAP_INIT_HMM:-0}" in
-	0|1) ;;
-	*)
-		for v in ${MEMMAP_INIT_HMM//,/ }; do
-			case "$v" in
-			default|on|off) ;;
-			*) mi_bail "MEMMAP_INIT_HMM='$MEMMAP_INIT_HMM' is not 0, 1 or" \
-				"a comma-separated list of default, on and off" ;;
-			esac
-		done ;;
-	esac
 }
 
 # mi_join: the lines of stdin on one line, separated by "; ".

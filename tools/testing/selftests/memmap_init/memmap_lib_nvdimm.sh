@@ -1,11 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 #
-# The memmap_init selftests' helpers for NVDIMM namespaces and label
-# regions: the namespace MEMMAP_INIT_NAMESPACE names, taken, reconfigured
-# with ndctl, rebound and put back as it was found; the region
-# MEMMAP_INIT_LABEL_REGION names.  Sourced by memmap_lib.sh, never
-# executed.
+# The memmap_init selftests' helpers for NVDIMM namespaces: the namespace
+# MEMMAP_INIT_NAMESPACE names, taken, reconfigured with ndctl, rebound and
+# put back as it was found.  Sourced by memmap_lib.sh, never executed.
 
 # mi_ns_users NS: what uses namespace NS, one finding a line; nothing when
 # it is free.  NS is in use when its block device (or a partition of it)
@@ -202,47 +200,4 @@ mi_ns_reset() {
 mi_ns_dev() {
 	ndctl list -n "$MI_NS" 2>/dev/null |
 		sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p" | head -n 1
-}
-
-# mi_lr_init: take the region MEMMAP_INIT_LABEL_REGION names: one NVDIMM
-# that can store labels, none of whose namespaces is in use, not holding
-# the namespace the other tests use.  Sets MI_LR (the region) and
-# MI_LR_NMEM (its NVDIMM).  Returns false (with MI_LR_WHY set) when the
-# run names none or when it is in use; bails out when the region does
-# not exist, maps more than one NVDIMM or one without a label area, or
-# holds MEMMAP_INIT_NAMESPACE.
-mi_lr_init() {
-	local r=${MEMMAP_INIT_LABEL_REGION:-} d n u users=
-	MI_LR_WHY=
-	if [ -z "$r" ]; then
-		MI_LR_WHY="set MEMMAP_INIT_LABEL_REGION=regionN (one NVDIMM with a"
-		MI_LR_WHY+=" label area) to let the test re-initialize its labels"
-		MI_LR_WHY+=" and destroy every namespace in it"
-		return 1
-	fi
-	d=/sys/bus/nd/devices/$r
-	[ -d "$d" ] || mi_bail "MEMMAP_INIT_LABEL_REGION=$r: no such region ('ndctl list -R')"
-	if [ ! -f "$d/mapping0" ] || [ -e "$d/mapping1" ]; then
-		mi_bail "MEMMAP_INIT_LABEL_REGION=$r does not map exactly one NVDIMM"
-	fi
-	n=$(cut -d, -f1 <"$d/mapping0")
-	grep -qw set_data "/sys/bus/nd/devices/$n/commands" 2>/dev/null ||
-		mi_bail "MEMMAP_INIT_LABEL_REGION=$r: $n has no label area"
-	if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$d/$MEMMAP_INIT_NAMESPACE" ]; then
-		mi_bail "MEMMAP_INIT_LABEL_REGION=$r holds" \
-			"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE," \
-			"which this test would destroy"
-	fi
-	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
-	for u in "$d"/namespace*; do
-		[ -e "$u" ] || continue
-		u=$(mi_ns_users "${u##*/}")
-		[ -z "$u" ] || users+="${users:+; }$(mi_join <<<"$u")"
-	done
-	if [ -n "$users" ]; then
-		MI_LR_WHY="$r is in use, not touching it: $users"
-		return 1
-	fi
-	MI_LR=$r
-	MI_LR_NMEM=$n
 }

@@ -17,13 +17,13 @@
 # and the first bind after each of these uses the backend the choice gives,
 # as the memmap:memmap_init_zone_device trace event reports it.
 #
-# It runs on the region that MEMMAP_INIT_LABEL_REGION names (memmap_lib.sh)
+# It runs on the region that MEMMAP_INIT_LABEL_REGION names (memmap_lib_lab.sh)
 # and skips without it: it re-initializes that NVDIMM's labels, which
 # destroys every namespace in the region, and leaves it with none.
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
-# shellcheck source=memmap_lib.sh
-. "$(dirname "$0")/memmap_lib.sh"
+# shellcheck source=guest/memmap_init/memmap_lib_lab.sh
+. "$(dirname "$0")/memmap_lib_lab.sh"
 
 TESTS=(
 	"new label-backed namespace reads default"
@@ -42,7 +42,7 @@ TESTS=(
 	"first bind after that region disable/enable: backend for the value"
 )
 
-mi_init
+mi_lab_init
 mi_trace_need
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"

@@ -29,12 +29,12 @@
 # log check runs on any machine.
 
 # shellcheck disable=SC2317 # functions run indirectly: mi_cleanup_hook, BIND
-# shellcheck source=memmap_lib.sh
-. "$(dirname "$0")/memmap_lib.sh"
+# shellcheck source=guest/memmap_init/memmap_lib_lab.sh
+. "$(dirname "$0")/memmap_lib_lab.sh"
 
 SECS=${MEMMAP_INIT_RACE_SECS:-3}
 
-mi_init
+mi_lab_init
 [ -x "$MI_WRITE" ] || mi_skip_all "$MI_WRITE not built"
 have_ns=1
 mi_ns_init || have_ns=0

@@ -18,7 +18,7 @@
 # kmem driver (CONFIG_DEV_DAX_KMEM), and runs only on the namespace that
 # MEMMAP_INIT_NAMESPACE names and the instance MEMMAP_INIT_CXL_DAX names,
 # and with MEMMAP_INIT_SYSTEM_RAM=1: it adds their memory to the page
-# allocator (memmap_lib.sh).
+# allocator (memmap_lib_lab.sh).
 #
 # Loading kmem hands it every device-dax instance of soft-reserved memory
 # or of a CXL ram region that no driver has claimed, and kmem adds that
@@ -26,14 +26,14 @@
 # instance is unclaimed, the test loads nothing and skips, naming it.
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
-# shellcheck source=memmap_lib.sh
-. "$(dirname "$0")/memmap_lib.sh"
+# shellcheck source=guest/memmap_init/memmap_lib_lab.sh
+. "$(dirname "$0")/memmap_lib_lab.sh"
 
 MEMDIR=/sys/devices/system/memory
 # The pattern covers the last PAT_LEN bytes of the device.
 PAT_LEN=$((4 << 20))
 
-mi_init
+mi_lab_init
 RAM_WHY="set MEMMAP_INIT_SYSTEM_RAM=1 to let the test online the memory of the"
 RAM_WHY+=" devices it is given as system RAM and offline it again"
 have_ns=1

@@ -23,10 +23,10 @@
 # the policy gives.
 
 # shellcheck disable=SC2317 # functions run indirectly: BIND, VERIFY
-# shellcheck source=memmap_lib.sh
-. "$(dirname "$0")/memmap_lib.sh"
+# shellcheck source=guest/memmap_init/memmap_lib_lab.sh
+. "$(dirname "$0")/memmap_lib_lab.sh"
 
-mi_init
+mi_lab_init
 [ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
 mi_probe
 mi_devices

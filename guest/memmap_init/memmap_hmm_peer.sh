@@ -35,10 +35,10 @@
 # skip that names the variable; a name hmm-tests does not have is an
 # error.
 
-# shellcheck source=memmap_lib.sh
-. "$(dirname "$0")/memmap_lib.sh"
+# shellcheck source=guest/memmap_init/memmap_lib_lab.sh
+. "$(dirname "$0")/memmap_lib_lab.sh"
 
-mi_init
+mi_lab_init
 case "${MEMMAP_INIT_HMM:-0}" in
 0|"") mi_skip_all "set MEMMAP_INIT_HMM=1 (or a list such as on,off) to run hmm-tests" ;;
 1) wanted=" default on off " ;;

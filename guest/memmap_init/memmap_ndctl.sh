@@ -24,11 +24,11 @@
 # With an ndctl whose create-namespace does not list --memmap-streaming
 # (distributions' ndctl before it learned the attribute) the whole test
 # skips, saying so.  It reconfigures MEMMAP_INIT_NAMESPACE and destroys
-# the namespaces of MEMMAP_INIT_LABEL_REGION (memmap_lib.sh).
+# the namespaces of MEMMAP_INIT_LABEL_REGION (memmap_lib_lab.sh).
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
-# shellcheck source=memmap_lib.sh
-. "$(dirname "$0")/memmap_lib.sh"
+# shellcheck source=guest/memmap_init/memmap_lib_lab.sh
+. "$(dirname "$0")/memmap_lib_lab.sh"
 
 TESTS=(
 	"ndctl list shows memmap_streaming where the kernel has the attribute, as it reads"
@@ -46,7 +46,7 @@ TESTS=(
 	"create-namespace -r --memmap-streaming=on without the backend leaves no namespace"
 )
 
-mi_init
+mi_lab_init
 command -v ndctl >/dev/null || mi_skip_all "ndctl not installed"
 # "--help" opens the man page; "-h" prints the options.
 ndctl create-namespace -h 2>&1 | grep -q -- '--memmap-streaming' ||

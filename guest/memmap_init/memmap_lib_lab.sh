@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
+#
+# The lab's memmap_init tests: run next to the kselftest target, whose
+# memmap_lib.sh this sources (build-selftests.sh installs them into its
+# directory and lists them after its tests).  They need more than the
+# target's tests, and say which variable allows it:
+#
+#   MEMMAP_INIT_SYSTEM_RAM=1            the daxctl test may online the
+#       memory of MEMMAP_INIT_NAMESPACE as system RAM (daxctl
+#       reconfigure-device --mode=system-ram) and offline it again.
+#   MEMMAP_INIT_CPU_HOTPLUG=1           the races test may take the last
+#       online CPU offline and back online, over and over, while it
+#       rebinds that namespace.
+#   MEMMAP_INIT_LABEL_REGION=regionN    a region of one NVDIMM with a label
+#       area, whose labels the ndctl and lifetime tests re-initialize:
+#       EVERY NAMESPACE IN IT IS DESTROYED.  Refused while any is in use,
+#       and when it holds MEMMAP_INIT_NAMESPACE.
+#   MEMMAP_INIT_HMM=1                   the hmm-tests peer suite (or a list
+#       of requests: default,on,off).
+#   MEMMAP_INIT_HMM_EXCLUDE=CASE[,CASE] hmm-tests cases that suite leaves
+#       out, each reported as a skip.
+#
+# A value not of that form fails the test ("Bail out!") before anything
+# is changed, as the target's own variables do (memmap_lib.sh).
+
+# shellcheck source=tools/testing/selftests/memmap_init/memmap_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/memmap_lib.sh"
+
+MI_LR=
+MI_LR_NMEM=
+
+# mi_lab_init: mi_init, then the variables above checked.
+mi_lab_init() {
+	local r=${MEMMAP_INIT_LABEL_REGION:-} v
+	mi_init
+	if [ -n "$r" ] && ! [[ "$r" =~ ^region[0-9]+$ ]]; then
+		mi_bail "MEMMAP_INIT_LABEL_REGION='$r' is not a region name" \
+			"such as region1 (see 'ndctl list -R')"
+	fi
+	for v in MEMMAP_INIT_SYSTEM_RAM MEMMAP_INIT_CPU_HOTPLUG; do
+		case "${!v:-0}" in
+		0|1) ;;
+		*) mi_bail "$v='${!v}' is not 0 or 1" ;;
+		esac
+	done
+	v=${MEMMAP_INIT_HMM_EXCLUDE:-}
+	if [ -n "$v" ] && ! [[ "$v" =~ ^[a-z0-9_]+(,[a-z0-9_]+)*$ ]]; then
+		mi_bail "MEMMAP_INIT_HMM_EXCLUDE='$v' is not a comma-separated" \
+			"list of hmm-tests cases such as benchmark_thp_migration"
+	fi
+	case "${MEMMAP_INIT_HMM:-0}" in
+	0|1) ;;
+	*)
+		for v in ${MEMMAP_INIT_HMM//,/ }; do
+			case "$v" in
+			default|on|off) ;;
+			*) mi_bail "MEMMAP_INIT_HMM='$MEMMAP_INIT_HMM' is not 0, 1 or" \
+				"a comma-separated list of default, on and off" ;;
+			esac
+		done ;;
+	esac
+}
+
+# mi_lr_init: take the region MEMMAP_INIT_LABEL_REGION names: one NVDIMM
+# that can store labels, none of whose namespaces is in use, not holding
+# the namespace the other tests use.  Sets MI_LR (the region) and
+# MI_LR_NMEM (its NVDIMM).  Returns false (with MI_LR_WHY set) when the
+# run names none or when it is in use; bails out when the region does
+# not exist, maps more than one NVDIMM or one without a label area, or
+# holds MEMMAP_INIT_NAMESPACE.
+mi_lr_init() {
+	local r=${MEMMAP_INIT_LABEL_REGION:-} d n u users=
+	MI_LR_WHY=
+	if [ -z "$r" ]; then
+		MI_LR_WHY="set MEMMAP_INIT_LABEL_REGION=regionN (one NVDIMM with a"
+		MI_LR_WHY+=" label area) to let the test re-initialize its labels"
+		MI_LR_WHY+=" and destroy every namespace in it"
+		return 1
+	fi
+	d=/sys/bus/nd/devices/$r
+	[ -d "$d" ] || mi_bail "MEMMAP_INIT_LABEL_REGION=$r: no such region ('ndctl list -R')"
+	if [ ! -f "$d/mapping0" ] || [ -e "$d/mapping1" ]; then
+		mi_bail "MEMMAP_INIT_LABEL_REGION=$r does not map exactly one NVDIMM"
+	fi
+	n=$(cut -d, -f1 <"$d/mapping0")
+	grep -qw set_data "/sys/bus/nd/devices/$n/commands" 2>/dev/null ||
+		mi_bail "MEMMAP_INIT_LABEL_REGION=$r: $n has no label area"
+	if [ -n "${MEMMAP_INIT_NAMESPACE:-}" ] && [ -e "$d/$MEMMAP_INIT_NAMESPACE" ]; then
+		mi_bail "MEMMAP_INIT_LABEL_REGION=$r holds" \
+			"MEMMAP_INIT_NAMESPACE=$MEMMAP_INIT_NAMESPACE," \
+			"which this test would destroy"
+	fi
+	modprobe -q -a nd_pmem dax_pmem device_dax 2>/dev/null
+	for u in "$d"/namespace*; do
+		[ -e "$u" ] || continue
+		u=$(mi_ns_users "${u##*/}")
+		[ -z "$u" ] || users+="${users:+; }$(mi_join <<<"$u")"
+	done
+	if [ -n "$users" ]; then
+		MI_LR_WHY="$r is in use, not touching it: $users"
+		return 1
+	fi
+	MI_LR=$r
+	MI_LR_NMEM=$n
+}
