@@ -112,6 +112,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from benchreport.lines import (BACKENDS, BACKEND_OF, BASE_CPUS, KNOWN_DEVICES,  # noqa: E402
                                NUMERIC_FACTS, RUNS, ReportError, THREADED)
+from benchreport.jsonfile import dumps  # noqa: E402
 from benchreport.parse import parse_run  # noqa: E402
 from benchreport.render import human_bytes, table  # noqa: E402
 from benchreport.stats import aggregate, breakdown, common_threads, run_labels  # noqa: E402
@@ -336,7 +337,7 @@ def main():
     if a.text:
         write(a.text, text)
     if a.json:
-        write(a.json, json.dumps(doc, indent=2) + "\n")
+        write(a.json, dumps(doc) + "\n")
     if a.svg:
         write(a.svg, svg_chart(doc))
     fail_unbounded_floor(doc)

@@ -89,11 +89,10 @@
 #                   what holds the emulated NVDIMM's contents (vm.sh's
 #                   option; default ram): QEMU's anonymous memory, like
 #                   the guest's RAM, or a sparse file in $MZ_VM_DIR.  With
-#                   the file on the host's ext4 disk, map=dev binds ran
-#                   slower for base and the series alike (8 GiB: base 98
-#                   against 77 ms, template 28 against 20 ms; map=mem the
-#                   same), a cost of the host's file that no pmem has:
-#                   file measures it, ram leaves it out
+#                   the file on the host's disk, binds run slower for base
+#                   and the series alike (docs/bench.md), a cost of the
+#                   host's file that no pmem has: file measures it, ram
+#                   leaves it out
 #   --base-build DIR, --first-build DIR, --patched-build DIR
 #                   use these built kernels (build-kernel.sh output
 #                   directories) instead of building base, the first

@@ -22,8 +22,7 @@
 #   --full      every group of the target in every cell (default: see
 #               "Which groups" below)
 #   --jobs      guests run in parallel, one CPU each (default: nproc)
-#   --timeout   per guest (default 1200 s; a cell takes 100-330 s under
-#               TCG with two guests on two host CPUs)
+#   --timeout   per guest (default 1200 s)
 #   --boot-timeout  per boot, until the test starts (vm.sh's default)
 #   --append    more kernel command line for every cell (repeatable)
 #   --summary   JSON summary (default $CHECK_SUMMARY, else

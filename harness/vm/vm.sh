@@ -36,7 +36,7 @@
 #   --timeout SECONDS     kill the guest after this long (default 300)
 #   --boot-timeout SECONDS  kill it earlier when guest/init has not started
 #                         the test by then (default 240, or --timeout when
-#                         that is shorter; a TCG guest starts it within 10 s)
+#                         that is shorter)
 #   --log FILE            console log (default $MZ_LOGS/vm-TEST.log); the
 #                         test's output goes to FILE without .log, plus
 #                         .test.log

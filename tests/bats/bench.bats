@@ -575,6 +575,10 @@ assert b["ns_per_page"] == round(36000000 / 1030144, 3), b
 c = d["crosscheck"]
 assert {(x["device"], x["backend"]) for x in c} == {(dv, be) for dv in ("fsdax-dev", "devprivate") for be in ("template", "template+streaming")}
 assert all(x["median_diff_ns"] == 1500 and x["max_abs_diff_ns"] == 1500 for x in c), c'
+	# One record a line: each result, samples and all, is one line of
+	# the file, and nothing else is.
+	[ "$(grep -c '^    {"device": .*"samples": \[' "$T/r.json")" -eq 14 ]
+	run -1 grep -cE '^ *-?[0-9][0-9.]*,?$' "$T/r.json"
 }
 
 @test "bench-report.py: the table is at most 72 columns wide" {

@@ -71,6 +71,15 @@ print(len(files), "files")
 PY
 }
 
+@test "results/: at most 20,000 lines, the benchmark JSON one record a line" {
+	n=$(cat "$ROOT"/results/* | wc -l)
+	[ "$n" -le 20000 ] || { echo "results/ has $n lines: summarise or move runs to git history (results/README.md)"; false; }
+	# A run's binds, one line each: no line of a benchmark JSON is a
+	# bare number, as indent=2 writes every sample.
+	bare=$(grep -lE '^ *-?[0-9][0-9.]*,?$' "$ROOT"/results/bench-*.json || true)
+	[ -z "$bare" ] || { echo "one number a line in: $bare"; false; }
+}
+
 @test "results/: every results file the cover letters name exists" {
 	python3 - "$ROOT" <<'PY'
 import glob, re, sys
