@@ -225,6 +225,20 @@ info() { printf '[%s] %s: %s\n' "$(mz_ts)" "${0##*/}" "$*" >&2; }
 warn() { printf '[%s] %s: warning: %s\n' "$(mz_ts)" "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
+# Options, parsed the same way in every script: an argument error names
+# the option and the value and exits 2 (mz_arg_error), --help prints the
+# script's header (mz_help), its one description of what the script does
+# and takes.
+mz_arg_error() { printf '%s: error: %s (see --help)\n' "${0##*/}" "$*" >&2; exit 2; }
+# mz_need_value OPTION ARGC: OPTION, with ARGC arguments left, has a value.
+mz_need_value() { [ "$2" -ge 2 ] || mz_arg_error "$1 needs a value"; }
+# mz_form OPTION VALUE REGEX WANT: VALUE matches REGEX, else an error
+# naming OPTION and VALUE and what it wants.
+mz_form() { [[ "$2" =~ $3 ]] || mz_arg_error "$1 '$2': want $4"; }
+# mz_help: the header comment of the running script (from the line after
+# its SPDX tag to the first line that is not a comment), to stdout.
+mz_help() { awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0; }
+
 # need_tool TOOL PACKAGE: stop with a fix when TOOL is missing.
 need_tool() {
 	command -v "$1" >/dev/null 2>&1 ||

@@ -128,12 +128,6 @@ DEFAULT_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
 MAX_REBINDS=200
 MAX_SMP=64
 
-# bad REASON: a one-line argument error, exit 2.
-bad() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 2
-}
-
 devices_arg=${DEFAULT_DEVICES// /,}
 rebinds=10
 sizes_arg=4G
@@ -154,7 +148,7 @@ nvmem=ram
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--first-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free|--nvdimm-memory)
-		[ $# -ge 2 ] || bad "$1 needs a value"
+		mz_need_value "$1" $#
 		case "$1" in
 		--base-build) base_dir=$2 ;;
 		--first-build) first_dir=$2 ;;
@@ -167,7 +161,7 @@ while [ $# -gt 0 ]; do
 		--rebinds) rebinds=$2 ;;
 		--smp) vcpus=$2 ;;
 		--size)
-			case "$2" in *,*) bad "--size '$2': one size (use --sizes for a list)" ;; esac
+			case "$2" in *,*) mz_arg_error "--size '$2': one size (use --sizes for a list)" ;; esac
 			sizes_arg=$2 ;;
 		--sizes) sizes_arg=$2 ;;
 		--accel) accel=$2 ;;
@@ -180,11 +174,8 @@ while [ $# -gt 0 ]; do
 	--no-probe) probe=0; shift ;;
 	--no-threads) threads=0; shift ;;
 	--check-args) check_only=1; shift ;;
-	-h|--help)
-		# The header comment, without the SPDX line.
-		sed -n '4,/^set -euo/{/^#/{s/^# \{0,1\}//;p}}' "$0"
-		exit 0 ;;
-	*) bad "unknown argument '$1' (see --help)" ;;
+	-h|--help) mz_help ;;
+	*) mz_arg_error "unknown option '$1'" ;;
 	esac
 done
 
@@ -192,16 +183,16 @@ done
 
 devices=()
 IFS=, read -r -a devices <<<"$devices_arg"
-[ ${#devices[@]} -gt 0 ] || bad "--devices: empty list (known: $ALL_DEVICES)"
+[ ${#devices[@]} -gt 0 ] || mz_arg_error "--devices: empty list (known: $ALL_DEVICES)"
 # pmem: an NVDIMM namespace is named; cxlp, cxlr: a CXL pmem, ram device.
 pmem=0 cxlp=0 cxlr=0
 for d in "${devices[@]}"; do
 	case " $ALL_DEVICES " in
 	*" $d "*) ;;
-	*) bad "--devices: unknown device '$d' (known: $ALL_DEVICES)" ;;
+	*) mz_arg_error "--devices: unknown device '$d' (known: $ALL_DEVICES)" ;;
 	esac
 	[ "$(printf '%s\n' "${devices[@]}" | grep -cx -- "$d")" -eq 1 ] ||
-		bad "--devices: '$d' is named twice"
+		mz_arg_error "--devices: '$d' is named twice"
 	case "$d" in
 	devprivate) ;;
 	cxl-fsdax-dev) cxlp=1 ;;
@@ -210,20 +201,20 @@ for d in "${devices[@]}"; do
 	esac
 done
 
-[[ "$rebinds" =~ ^[0-9]+$ ]] || bad "--rebinds '$rebinds': not a number"
+[[ "$rebinds" =~ ^[0-9]+$ ]] || mz_arg_error "--rebinds '$rebinds': not a number"
 rebinds=$((10#$rebinds))
-[ "$rebinds" -ge 1 ] || bad "--rebinds 0: the median is over the rebinds, at least 1 is needed"
+[ "$rebinds" -ge 1 ] || mz_arg_error "--rebinds 0: the median is over the rebinds, at least 1 is needed"
 [ "$rebinds" -le "$MAX_REBINDS" ] ||
-	bad "--rebinds $rebinds: at most $MAX_REBINDS (the guest's 128 KiB kernel log must hold the devprivate lines)"
+	mz_arg_error "--rebinds $rebinds: at most $MAX_REBINDS (the guest's 128 KiB kernel log must hold the devprivate lines)"
 
 sizes=()
 IFS=, read -r -a sizes <<<"$sizes_arg"
-[ ${#sizes[@]} -gt 0 ] || bad "--size '': not a size like 512M, 4G or 1T"
+[ ${#sizes[@]} -gt 0 ] || mz_arg_error "--size '': not a size like 512M, 4G or 1T"
 size_mibs=()
 size_mib=0 # the largest: it sizes the guest and the host checks
 for sz in "${sizes[@]}"; do
 	[[ "$sz" =~ ^([1-9][0-9]{0,6})([MGT])$ ]] ||
-		bad "--size '$sz': not a size like 512M, 4G or 1T"
+		mz_arg_error "--size '$sz': not a size like 512M, 4G or 1T"
 	case "${BASH_REMATCH[2]}" in
 	M) s=${BASH_REMATCH[1]} ;;
 	G) s=$((BASH_REMATCH[1] * 1024)) ;;
@@ -232,25 +223,25 @@ for sz in "${sizes[@]}"; do
 	# A device-private range may be one memory section; a namespace
 	# needs more.
 	if [ $((cxlp + cxlr)) -gt 0 ] && [ $((s % 256)) -ne 0 ]; then
-		bad "--size $sz: a multiple of 256M with a CXL device (CXL's capacity unit)"
+		mz_arg_error "--size $sz: a multiple of 256M with a CXL device (CXL's capacity unit)"
 	fi
 	if [ $((pmem + cxlp)) = 0 ]; then
-		[ "$s" -ge 128 ] || bad "--size $sz: at least 128M (one memory section)"
+		[ "$s" -ge 128 ] || mz_arg_error "--size $sz: at least 128M (one memory section)"
 	elif [ "$s" = 128 ]; then
-		bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment); 128M only with --devices devprivate"
+		mz_arg_error "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment); 128M only with --devices devprivate"
 	else
-		[ "$s" -ge 256 ] || bad "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment)"
+		[ "$s" -ge 256 ] || mz_arg_error "--size $sz: at least 256M (one namespace with its metadata and 2 MiB alignment)"
 	fi
-	[ $((s % 128)) -eq 0 ] || bad "--size $sz: not a multiple of 128M (one memory section)"
-	case " ${size_mibs[*]} " in *" $s "*) bad "--sizes: $sz is named twice" ;; esac
+	[ $((s % 128)) -eq 0 ] || mz_arg_error "--size $sz: not a multiple of 128M (one memory section)"
+	case " ${size_mibs[*]} " in *" $s "*) mz_arg_error "--sizes: $sz is named twice" ;; esac
 	size_mibs+=("$s")
 	if [ "$s" -gt "$size_mib" ]; then size_mib=$s; size=$sz; fi
 done
 
-[[ "$vcpus" =~ ^[0-9]+$ ]] || bad "--smp '$vcpus': not a number of vCPUs (1..$MAX_SMP)"
+[[ "$vcpus" =~ ^[0-9]+$ ]] || mz_arg_error "--smp '$vcpus': not a number of vCPUs (1..$MAX_SMP)"
 vcpus=$((10#$vcpus))
 if [ "$vcpus" -lt 1 ] || [ "$vcpus" -gt "$MAX_SMP" ]; then
-	bad "--smp $vcpus: the guest takes 1 to $MAX_SMP vCPUs"
+	mz_arg_error "--smp $vcpus: the guest takes 1 to $MAX_SMP vCPUs"
 fi
 # One vCPU runs one thread: the threaded boots would repeat the others.
 threads_skipped=
@@ -261,19 +252,19 @@ elif [ "$vcpus" = 1 ]; then
 fi
 per_size=$((threads ? 6 : 3))
 
-case "$accel" in auto|kvm|tcg) ;; *) bad "--accel '$accel': not auto, kvm or tcg" ;; esac
+case "$accel" in auto|kvm|tcg) ;; *) mz_arg_error "--accel '$accel': not auto, kvm or tcg" ;; esac
 case "$nvmem" in
 ram) nvwhere="in QEMU's memory" ;;
 file) nvwhere="in a file in ${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}" ;;
-*) bad "--nvdimm-memory '$nvmem': not ram or file" ;;
+*) mz_arg_error "--nvdimm-memory '$nvmem': not ram or file" ;;
 esac
 
-[ -n "$results" ] || bad "--results: empty file name"
-case "$results" in */) bad "--results '$results': a directory, not a file" ;; esac
+[ -n "$results" ] || mz_arg_error "--results: empty file name"
+case "$results" in */) mz_arg_error "--results '$results': a directory, not a file" ;; esac
 if [ -z "$chart" ]; then chart=${results%.json}.svg; fi
 case "$chart" in
 *.svg) ;;
-*) bad "--chart '$chart': the chart is SVG, name it *.svg" ;;
+*) mz_arg_error "--chart '$chart': the chart is SVG, name it *.svg" ;;
 esac
 text=${results%.json}.txt
 [ "$text" != "$results" ] || text=$results.txt
@@ -291,10 +282,10 @@ mem_mib=$(( (mem_mib + 255) / 256 * 256 ))
 # for KVM either).
 span_mib=$((mem_mib + (2 + cxlp + cxlr) * size_mib + 1024))
 [ "$span_mib" -le $((1 << 20)) ] ||
-	bad "--size $size: guest RAM, NVDIMM, device-private range and CXL memory need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
+	mz_arg_error "--size $size: guest RAM, NVDIMM, device-private range and CXL memory need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
 
 for a in "$assume_mem:--assume-mem-avail" "$assume_disk:--assume-disk-free"; do
-	[ -z "${a%%:*}" ] || [[ "${a%%:*}" =~ ^[0-9]+$ ]] || bad "${a#*:} '${a%%:*}': not a number of MiB"
+	[ -z "${a%%:*}" ] || [[ "${a%%:*}" =~ ^[0-9]+$ ]] || mz_arg_error "${a#*:} '${a%%:*}': not a number of MiB"
 done
 vmdir=${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}
 if [ -n "$assume_disk" ]; then
@@ -312,7 +303,7 @@ files=$cxlp
 disk_mib=0
 [ "$files" = 0 ] || disk_mib=$((files * meta_mib + 512))
 [ "$disk_mib" -le "$free_mib" ] ||
-	bad "--size $size: the map=dev metadata needs up to $disk_mib MiB in the NVDIMM or CXL pmem file on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
+	mz_arg_error "--size $size: the map=dev metadata needs up to $disk_mib MiB in the NVDIMM or CXL pmem file on the filesystem of $vmdir (with 512 MiB to spare), only $free_mib MiB free"
 
 if [ -n "$assume_mem" ]; then
 	avail_mib=$assume_mem
@@ -323,11 +314,11 @@ fi
 dev_meta_mib=$(( (pmem + cxlp) * meta_mib ))
 ram_mib=$((mem_mib + dev_meta_mib + 512))
 [ "$ram_mib" -le "$avail_mib" ] ||
-	bad "--size $size: the guest needs $mem_mib MiB of RAM, plus $dev_meta_mib MiB of NVDIMM and CXL pmem metadata ($([ "$nvmem" = ram ] && echo "$nvwhere" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
+	mz_arg_error "--size $size: the guest needs $mem_mib MiB of RAM, plus $dev_meta_mib MiB of NVDIMM and CXL pmem metadata ($([ "$nvmem" = ram ] && echo "$nvwhere" || echo "in the page cache")) and 512 MiB for QEMU: $ram_mib MiB, MemAvailable is $avail_mib MiB"
 if [ "$probe" = 1 ]; then
 	# store-probe.sh --size 2G refuses more than 75% of MemAvailable.
 	[ "$avail_mib" -ge 2731 ] ||
-		bad "the store probe needs 2 GiB within 75% of MemAvailable ($avail_mib MiB): free memory or use --no-probe"
+		mz_arg_error "the store probe needs 2 GiB within 75% of MemAvailable ($avail_mib MiB): free memory or use --no-probe"
 fi
 
 # Which kernel runs the single-threaded patched boots: the first series
@@ -342,11 +333,11 @@ elif [ -n "$patched_dir" ] && [ -z "$first_dir" ]; then
 	split=0 why="--patched-build without --first-build"
 fi
 [ "$split" = 1 ] || [ -z "$first_dir" ] ||
-	bad "--first-build: $why, so one patched kernel runs every patched boot (--patched-build)"
+	mz_arg_error "--first-build: $why, so one patched kernel runs every patched boot (--patched-build)"
 
 kvmdev=$MZ_KVM_DEV
 if [ "$accel" = kvm ] && ! mz_kvm_usable; then
-	bad "--accel kvm: $kvmdev is missing or not read-writable"
+	mz_arg_error "--accel kvm: $kvmdev is missing or not read-writable"
 fi
 
 # Per boot: the binds, then the floor (16 writes of the candidates, some
@@ -359,7 +350,7 @@ if [ -z "$timeout" ]; then
 	# 2-5 s per GiB), and the regions are made first.
 	timeout=$((timeout + (cxlp + cxlr) * 30 + cxlp * (rebinds + 1) * 10 * size_mib / 1024))
 fi
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || bad "--timeout '$timeout': not a positive number of seconds"
+[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || mz_arg_error "--timeout '$timeout': not a positive number of seconds"
 
 if [ "$check_only" = 1 ]; then
 	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}"), $vcpus vCPU(s), $per_size boots per size${threads_skipped:+ (threaded boots skipped: $threads_skipped)}"

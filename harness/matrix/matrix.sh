@@ -110,11 +110,6 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	# The header from the synopsis to the option list's end.
-	awk 'NR >= 6 && /^# Each cell boots/ { exit } NR >= 6 { sub(/^# ?/, ""); print }' "$0" >&2
-	exit 2
-}
 variants=
 params=
 set=check
@@ -134,7 +129,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--full) full=1; shift; continue ;;
 	--set|--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add|--ndctl)
-		[ $# -ge 2 ] || usage
+		mz_need_value "$1" $#
 		case "$1" in
 		--set) set=$2 ;;
 		--ndctl) ndctl=$2 ndctl_arg=$2 ;;
@@ -151,7 +146,8 @@ while [ $# -gt 0 ]; do
 		--logs) out=$2 ;;
 		esac
 		shift 2 ;;
-	*) usage ;;
+	-h|--help) mz_help ;;
+	*) mz_arg_error "unknown option '$1'" ;;
 	esac
 done
 
@@ -183,7 +179,7 @@ while IFS=$'\t' read -r c says app runs vm nd chk dbg extra; do
 done <"$cells_file"
 case "$set" in
 check|debug) ;;
-*) die "--set '$set': not check or debug (harness/matrix/matrix-cells.txt's sets)" ;;
+*) mz_arg_error "--set '$set': want check or debug (harness/matrix/matrix-cells.txt's sets)" ;;
 esac
 if [ -z "$variants" ] && [ -z "$params" ]; then
 	for v in ${set_vlist[$set]}; do
@@ -192,21 +188,20 @@ if [ -z "$variants" ] && [ -z "$params" ]; then
 	done
 fi
 : "${variants:=stream-n,stream-y}" "${params:=$default_params}"
-[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive number, not '$jobs'"
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
-[ -z "$boot_timeout" ] || [[ "$boot_timeout" =~ ^[1-9][0-9]*$ ]] ||
-	die "--boot-timeout must be a positive number of seconds, not '$boot_timeout'"
+mz_form --jobs "$jobs" '^[1-9][0-9]*$' 'a number of guests, 1 or more'
+mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
+[ -z "$boot_timeout" ] || mz_form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 [ -z "$prebuilt" ] || [ -f "$prebuilt/arch/x86/boot/bzImage" ] ||
-	die "--build $prebuilt: no arch/x86/boot/bzImage in it (a build-kernel.sh output directory)"
-[ -z "$guest_test" ] || [[ "$guest_test" =~ ^[A-Za-z0-9_.-]+$ ]] ||
-	die "--guest-test '$guest_test': not a test name (a file under /mz/tests)"
+	mz_arg_error "--build '$prebuilt': want a build-kernel.sh output directory (no arch/x86/boot/bzImage in it)"
+[ -z "$guest_test" ] ||
+	mz_form --guest-test "$guest_test" '^[A-Za-z0-9_.-]+$' 'a test name (a file under /mz/tests)'
 IFS=, read -r -a vspecs <<<"$variants"
 IFS=, read -r -a plist <<<"$params"
-[ ${#vspecs[@]} -gt 0 ] || die "no variants given"
-[ ${#plist[@]} -gt 0 ] || die "no boot parameters given"
+[ ${#vspecs[@]} -gt 0 ] || mz_arg_error "--variants '': want one variant or more"
+[ ${#plist[@]} -gt 0 ] || mz_arg_error "--params '': want one cell or more"
 check_param() {
 	[ -n "${cell_runs[$1]+set}" ] ||
-		die "unknown boot parameter value '$1' ($(IFS=,; l="${cells[*]}"; echo "${l//,/, }"))"
+		mz_arg_error "--params '$1': want a cell of harness/matrix/matrix-cells.txt ($(IFS=,; l="${cells[*]}"; echo "${l//,/, }"))"
 }
 for p in "${plist[@]}"; do check_param "$p"; done
 # vlist: the variants; vparams[VARIANT]: its boot parameters, space-separated.
@@ -215,11 +210,11 @@ declare -A vparams=()
 for spec in "${vspecs[@]}"; do
 	v=${spec%%:*}
 	if [ -z "$v" ] || [ ! -f "$MZ_ROOT/Kconfig.fragments/$v.config" ]; then
-		die "unknown variant '$v' (see Kconfig.fragments/)"
+		mz_arg_error "--variants '$v': want a variant of Kconfig.fragments/"
 	fi
-	[ -z "${vparams[$v]+set}" ] || die "variant '$v' given twice"
+	[ -z "${vparams[$v]+set}" ] || mz_arg_error "--variants '$v': given twice"
 	if [ "$spec" != "$v" ]; then
-		[ -n "${spec#*:}" ] || die "variant '$v': empty boot parameter list after ':'"
+		[ -n "${spec#*:}" ] || mz_arg_error "--variants '$spec': want cells after ':'"
 		IFS=+ read -r -a ps <<<"${spec#*:}"
 		for p in "${ps[@]}"; do check_param "$p"; done
 		vparams[$v]=${ps[*]}
@@ -231,7 +226,7 @@ done
 need_tool jq jq
 [ -n "$ndctl" ] || { [ -z "$prebuilt" ] || ndctl=distro; }
 if [ -n "$ndctl" ] && [ "$ndctl" != distro ] && [ ! -x "$ndctl/usr/bin/ndctl" ]; then
-	die "--ndctl $ndctl: no usr/bin/ndctl in it (an install root of harness/build/build-ndctl.sh, or distro)"
+	mz_arg_error "--ndctl '$ndctl': want distro or an install root of harness/build/build-ndctl.sh (no usr/bin/ndctl in it)"
 fi
 
 # --logs is emptied: refuse anything that does not look like ours (a

@@ -62,11 +62,6 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--runs base,off,on] [--suites S,S] [--only A+B] [--multiplier N]" >&2
-	echo "       [--timeout S] [--expect FILE] [--summary FILE] [--logs DIR] [--series-build DIR]" >&2
-	exit 2
-}
 H=$MZ_ROOT/harness
 runs=base,off,on
 suites=ndctl:ndctl,ndctl:dax,ndctl:cxl
@@ -80,7 +75,7 @@ series_build=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--runs|--suites|--only|--multiplier|--timeout|--expect|--summary|--logs|--series-build)
-		[ $# -ge 2 ] || usage
+		mz_need_value "$1" $#
 		case "$1" in
 		--runs) runs=$2 ;;
 		--suites) suites=$2 ;;
@@ -93,23 +88,23 @@ while [ $# -gt 0 ]; do
 		--series-build) series_build=$2 ;;
 		esac
 		shift 2 ;;
-	-h|--help) usage ;;
-	*) usage ;;
+	-h|--help) mz_help ;;
+	*) mz_arg_error "unknown option '$1'" ;;
 	esac
 done
 IFS=, read -r -a runlist <<<"$runs"
-[ ${#runlist[@]} -gt 0 ] || usage
+[ ${#runlist[@]} -gt 0 ] || mz_arg_error "--runs '': want base, off or on, comma-separated"
 for r in "${runlist[@]}"; do
-	case "$r" in base|off|on) ;; *) echo "${0##*/}: unknown run '$r' (base, off, on)" >&2; usage ;; esac
+	mz_form --runs "$r" '^(base|off|on)$' 'base, off or on, comma-separated'
 done
-[[ "$suites" =~ ^[a-z]+:[a-z]+(,[a-z]+:[a-z]+)*$ ]] || { echo "${0##*/}: --suites: S,S like ndctl:ndctl,ndctl:dax" >&2; usage; }
-[ -z "$only" ] || [[ "$only" =~ ^[A-Za-z0-9_.-]+(\+[A-Za-z0-9_.-]+)*$ ]] || usage
-[ -z "$mult" ] || [[ "$mult" =~ ^[1-9][0-9]*$ ]] || usage
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || usage
-[ -f "$expect" ] || die "--expect $expect: no such file"
+mz_form --suites "$suites" '^[a-z]+:[a-z]+(,[a-z]+:[a-z]+)*$' 'S,S like ndctl:ndctl,ndctl:dax'
+[ -z "$only" ] || mz_form --only "$only" '^[A-Za-z0-9_.-]+(\+[A-Za-z0-9_.-]+)*$' 'test names joined by +'
+[ -z "$mult" ] || mz_form --multiplier "$mult" '^[1-9][0-9]*$' 'a number, 1 or more'
+mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
+[ -f "$expect" ] || mz_arg_error "--expect '$expect': no such file"
 if [ -n "$series_build" ] &&
 	{ [ ! -f "$series_build/.mz-built" ] || [ ! -f "$series_build/arch/x86/boot/bzImage" ]; }; then
-	die "--series-build $series_build: not a finished build-kernel.sh build"
+	mz_arg_error "--series-build '$series_build': want a finished build-kernel.sh build"
 fi
 
 # The tools ndctl's tests run, staged into the guest from this host.

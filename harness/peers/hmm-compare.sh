@@ -33,11 +33,6 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--variant VARIANT] [--timeout S] [--logs DIR] [--summary FILE]" >&2
-	echo "       ${0##*/} --compare DIR [--summary FILE]" >&2
-	exit 2
-}
 compare_only=0
 variant=stream-y
 timeout=900
@@ -46,7 +41,7 @@ summary=$MZ_RESULTS/hmm-compare.json
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--variant|--timeout|--logs|--summary|--compare)
-		[ $# -ge 2 ] || usage
+		mz_need_value "$1" $#
 		case "$1" in
 		--compare) logs=$2 compare_only=1 ;;
 		--variant) variant=$2 ;;
@@ -55,11 +50,13 @@ while [ $# -gt 0 ]; do
 		--summary) summary=$2 ;;
 		esac
 		shift 2 ;;
-	*) usage ;;
+	-h|--help) mz_help ;;
+	*) mz_arg_error "unknown option '$1'" ;;
 	esac
 done
-[ -f "$MZ_ROOT/Kconfig.fragments/$variant.config" ] || die "unknown variant '$variant' (see Kconfig.fragments/)"
-[[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds, not '$timeout'"
+[ -f "$MZ_ROOT/Kconfig.fragments/$variant.config" ] ||
+	mz_arg_error "--variant '$variant': want a variant of Kconfig.fragments/"
+mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 need_tool jq jq
 H=$MZ_ROOT/harness
 mkdir -p "$logs" "$(dirname "$summary")"

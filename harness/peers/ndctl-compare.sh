@@ -39,15 +39,11 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} --runs R,R --names FILE --expect FILE --logs DIR [--summary FILE]" >&2
-	exit 2
-}
 runs='' namesf='' expect='' logs='' summary=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--runs|--names|--expect|--logs|--summary)
-		[ $# -ge 2 ] || usage
+		mz_need_value "$1" $#
 		case "$1" in
 		--runs) runs=$2 ;;
 		--names) namesf=$2 ;;
@@ -56,16 +52,20 @@ while [ $# -gt 0 ]; do
 		--summary) summary=$2 ;;
 		esac
 		shift 2 ;;
-	*) usage ;;
+	-h|--help) mz_help ;;
+	*) mz_arg_error "unknown option '$1'" ;;
 	esac
 done
-{ [ -n "$runs" ] && [ -n "$namesf" ] && [ -n "$expect" ] && [ -n "$logs" ]; } || usage
+for o in runs:"$runs" names:"$namesf" expect:"$expect" logs:"$logs"; do
+	[ -n "${o#*:}" ] || mz_arg_error "--${o%%:*} is needed"
+done
 IFS=, read -r -a runlist <<<"$runs"
 for r in "${runlist[@]}"; do
-	case "$r" in base|off|on) ;; *) echo "${0##*/}: unknown run '$r' (base, off, on)" >&2; usage ;; esac
+	mz_form --runs "$r" '^(base|off|on)$' 'base, off or on, comma-separated'
 done
 [ -n "$summary" ] || summary=$logs/summary.json
-for f in "$namesf" "$expect"; do [ -f "$f" ] || die "$f: no such file"; done
+[ -f "$namesf" ] || mz_arg_error "--names '$namesf': no such file"
+[ -f "$expect" ] || mz_arg_error "--expect '$expect': no such file"
 for r in "${runlist[@]}"; do [ -f "$logs/$r.out" ] || die "$logs/$r.out: no such file (run $r did not run)"; done
 names=()
 declare -A suite=()

@@ -52,30 +52,25 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--fixes|--threads|--ndctl] OUTDIR   (prepare the series for git send-email in OUTDIR)" >&2
-	exit 2
-}
-bad() {
-	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
-	exit 2
-}
-
 ndctl=0 followup=0 fixes=0
 case "${1:-}" in
 --ndctl) ndctl=1; shift ;;
 --threads) followup=1; shift ;;
 --fixes) fixes=1; shift ;;
+-h|--help) mz_help ;;
 esac
-[ $# -eq 1 ] || usage
-case "$1" in ''|-*) usage ;; esac
+[ $# -eq 1 ] || mz_arg_error "want [--fixes|--threads|--ndctl] OUTDIR"
+case "$1" in
+'') mz_arg_error "OUTDIR '': want a directory" ;;
+-*) mz_arg_error "unknown option '$1'" ;;
+esac
 out=$1
 if [ -e "$out" ]; then
-	[ -d "$out" ] || bad "OUTDIR $out exists and is not a directory"
+	[ -d "$out" ] || mz_arg_error "OUTDIR $out exists and is not a directory"
 	for f in "$out"/* "$out"/.[!.]*; do
 		[ -e "$f" ] || continue
 		case "$f" in *.patch) [ -f "$f" ] && continue ;; esac
-		bad "OUTDIR $out holds files other than an earlier prepared series (e.g. ${f##*/}); give a new or empty directory"
+		mz_arg_error "OUTDIR $out holds files other than an earlier prepared series (e.g. ${f##*/}); give a new or empty directory"
 	done
 fi
 
@@ -83,13 +78,13 @@ fi
 name=$(git -C "$MZ_ROOT" config --get user.name || true)
 email=$(git -C "$MZ_ROOT" config --get user.email || true)
 if [ -z "$name" ] || [ -z "$email" ]; then
-	bad "no sender identity: git config user.name and user.email must both be set (the prepared patches carry them as author and Signed-off-by); set them with
+	mz_arg_error "no sender identity: git config user.name and user.email must both be set (the prepared patches carry them as author and Signed-off-by); set them with
   git config --global user.name 'Your Name'
   git config --global user.email you@your.domain"
 fi
-case "$email" in *@*) ;; *) bad "git config user.email is '$email', not a mail address; fix it with git config --global user.email you@your.domain" ;; esac
+case "$email" in *@*) ;; *) mz_arg_error "git config user.email is '$email', not a mail address; fix it with git config --global user.email you@your.domain" ;; esac
 mz_placeholder_email "$email" &&
-	bad "git config user.email is '$email', a placeholder (example.org, .example, localhost, ...): the patches are sent with the sender's own From: and Signed-off-by:; set it with git config --global user.email you@your.domain"
+	mz_arg_error "git config user.email is '$email', a placeholder (example.org, .example, localhost, ...): the patches are sent with the sender's own From: and Signed-off-by:; set it with git config --global user.email you@your.domain"
 sender="$name <$email>"
 
 need_tool git git

@@ -39,36 +39,29 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--ndctl ROOT] [--depmod-conf FILE] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz" >&2
-	exit 2
-}
-
 adds=()
 ndctl_root=
 depmod_conf=
 pos=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--add)
-		[ $# -ge 2 ] || usage
-		case "$2" in ?*:/?*) ;; *) usage ;; esac
-		adds+=("$2"); shift 2 ;;
-	--add=*)
-		case "${1#--add=}" in ?*:/?*) ;; *) usage ;; esac
-		adds+=("${1#--add=}"); shift ;;
-	--ndctl)
-		{ [ $# -ge 2 ] && [ -n "$2" ]; } || usage
-		ndctl_root=$2; shift 2 ;;
-	--depmod-conf)
-		{ [ $# -ge 2 ] && [ -n "$2" ]; } || usage
-		depmod_conf=$2; shift 2 ;;
-	-h|--help) usage ;;
-	-*) usage ;;
+	--add=*) set -- --add "${1#--add=}" "${@:2}" ;;
+	--add|--ndctl|--depmod-conf)
+		mz_need_value "$1" $#
+		case "$1" in
+		--add)
+			mz_form --add "$2" '^.+:/.+$' 'SRC:DST with DST an absolute path'
+			adds+=("$2") ;;
+		--ndctl) mz_form --ndctl "$2" '.' 'an install root'; ndctl_root=$2 ;;
+		--depmod-conf) mz_form --depmod-conf "$2" '.' 'a file'; depmod_conf=$2 ;;
+		esac
+		shift 2 ;;
+	-h|--help) mz_help ;;
+	-*) mz_arg_error "unknown option '$1'" ;;
 	*) pos+=("$1"); shift ;;
 	esac
 done
-[ ${#pos[@]} -eq 2 ] || usage
+[ ${#pos[@]} -eq 2 ] || mz_arg_error "want BUILD_DIR OUTPUT.cpio.gz, not ${#pos[@]} arguments"
 build=${pos[0]}
 output=${pos[1]}
 

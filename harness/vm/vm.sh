@@ -148,18 +148,6 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]" >&2
-	echo "       ${0##*/} [options] --shell BUILD_DIR INITRAMFS" >&2
-	echo "options: --accel kvm|tcg --timeout S --boot-timeout S --log FILE --append TEXT" >&2
-	echo "         --nvdimms N --nvdimm-size SIZE --label-size SIZE --nvdimm-align SIZE" >&2
-	echo "         --nvdimm-memory file|ram" >&2
-	echo "         --label-nvdimm SIZE --mem SIZE --smp N --nvme-cmb MB" >&2
-	echo "         --soft-reserved SIZE --device-reserved SIZE --cxl-pmem SIZE --cxl-ram SIZE" >&2
-	echo "         --numa --no-shared-llc --keep-nvdimm --console --dry-run (see the header)" >&2
-	exit 2
-}
-
 # Kernel reports that fail a run, as an extended regexp.
 REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|INFO: possible recursive locking'
 # dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
@@ -192,7 +180,7 @@ cxlram=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--cxl-pmem|--cxl-ram)
-		[ $# -ge 2 ] || { echo "${0##*/}: $1 needs a value" >&2; usage; }
+		mz_need_value "$1" $#
 		case "$1" in
 		--accel) accel=$2 ;;
 		--timeout) timeout=$2 ;;
@@ -220,105 +208,91 @@ while [ $# -gt 0 ]; do
 	--console) console=1; shift ;;
 	--shell) shell=1; shift ;;
 	--dry-run) dry_run=1; shift ;;
-	-h|--help) usage ;;
-	-*) echo "${0##*/}: unknown option '$1'" >&2; usage ;;
+	-h|--help) mz_help ;;
+	-*) mz_arg_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 2 ] || usage
+[ $# -ge 2 ] || mz_arg_error "want BUILD_DIR INITRAMFS [--] TEST [ARG...], or --shell BUILD_DIR INITRAMFS"
 build=$1 initrd=$2
 shift 2
 [ "${1:-}" != -- ] || shift
 test='' targs=()
 if [ "$shell" = 1 ]; then
-	[ $# -eq 0 ] || usage
+	[ $# -eq 0 ] || mz_arg_error "--shell runs no test: --shell BUILD_DIR INITRAMFS"
 else
-	[ $# -ge 1 ] || usage
+	[ $# -ge 1 ] || mz_arg_error "no TEST: want BUILD_DIR INITRAMFS [--] TEST [ARG...], or --shell BUILD_DIR INITRAMFS"
 	test=$1
 	shift
 	targs=("$@")
 fi
 
-# form OPTION VALUE REGEX WANT: exit 2, naming the option and the value,
-# unless the value matches.
-form() {
-	[[ "$2" =~ $3 ]] || { echo "${0##*/}: $1 '$2': want $4" >&2; exit 2; }
-}
 size='^[1-9][0-9]*[MG]$' sizewant='a size such as 512M or 2G'
-[ -z "$accel" ] || form --accel "$accel" '^(kvm|tcg)$' 'kvm or tcg'
+[ -z "$accel" ] || mz_form --accel "$accel" '^(kvm|tcg)$' 'kvm or tcg'
 case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
-form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
-form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
+mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
+mz_form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 # A guest that has not started its test when the run's own timeout comes
 # has stalled during boot, whichever of the two is shorter: nothing ran.
 [ "$boot_timeout" -le "$timeout" ] || boot_timeout=$timeout
-form --nvdimms "$nvdimms" '^[0-9]+$' 'a count, 0 or more'
-form --smp "$smp" '^[1-9][0-9]*$' 'a CPU count, 1 or more'
-form --nvdimm-size "$nvsize" "$size" "$sizewant"
-[ -z "$labelsize" ] || form --label-nvdimm "$labelsize" "$size" "$sizewant"
-[ -z "$nvlabel" ] || form --label-size "$nvlabel" '^[1-9][0-9]*[KM]$' 'a size such as 128K or 2M'
-[ -z "$nvalign" ] || form --nvdimm-align "$nvalign" "$size" "$sizewant"
-form --mem "$mem" "$size" "$sizewant"
-form --nvdimm-memory "$nvmem" '^(file|ram)$' 'file or ram'
+mz_form --nvdimms "$nvdimms" '^[0-9]+$' 'a count, 0 or more'
+mz_form --smp "$smp" '^[1-9][0-9]*$' 'a CPU count, 1 or more'
+mz_form --nvdimm-size "$nvsize" "$size" "$sizewant"
+[ -z "$labelsize" ] || mz_form --label-nvdimm "$labelsize" "$size" "$sizewant"
+[ -z "$nvlabel" ] || mz_form --label-size "$nvlabel" '^[1-9][0-9]*[KM]$' 'a size such as 128K or 2M'
+[ -z "$nvalign" ] || mz_form --nvdimm-align "$nvalign" "$size" "$sizewant"
+mz_form --mem "$mem" "$size" "$sizewant"
+mz_form --nvdimm-memory "$nvmem" '^(file|ram)$' 'file or ram'
 if [ "$nvmem" = ram ] && { [ "$keep" = 1 ] || [ -n "$nvalign" ]; }; then
-	echo "${0##*/}: --nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align" >&2
-	usage
+	mz_arg_error "--nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align"
 fi
-[ -z "$cmb" ] || form --nvme-cmb "$cmb" '^[1-9][0-9]*$' 'MiB, a power of two of 2 or more'
-[ -z "$softres" ] || form --soft-reserved "$softres" "$size" "$sizewant"
-[ -z "$devres" ] || form --device-reserved "$devres" "$size" "$sizewant"
-[ -z "$cxlpmem" ] || form --cxl-pmem "$cxlpmem" "$size" "$sizewant"
-[ -z "$cxlram" ] || form --cxl-ram "$cxlram" "$size" "$sizewant"
-[ -z "$test" ] || form TEST "$test" '^[A-Za-z0-9_][A-Za-z0-9._-]*$' 'a guest test name (letters, digits, ., _, -)'
+[ -z "$cmb" ] || mz_form --nvme-cmb "$cmb" '^[1-9][0-9]*$' 'MiB, a power of two of 2 or more'
+[ -z "$softres" ] || mz_form --soft-reserved "$softres" "$size" "$sizewant"
+[ -z "$devres" ] || mz_form --device-reserved "$devres" "$size" "$sizewant"
+[ -z "$cxlpmem" ] || mz_form --cxl-pmem "$cxlpmem" "$size" "$sizewant"
+[ -z "$cxlram" ] || mz_form --cxl-ram "$cxlram" "$size" "$sizewant"
+[ -z "$test" ] || mz_form TEST "$test" '^[A-Za-z0-9_][A-Za-z0-9._-]*$' 'a guest test name (letters, digits, ., _, -)'
 for a in ${targs[@]+"${targs[@]}"}; do
 	# mz.args joins arguments with commas on the kernel command line.
-	[[ "$a" =~ ^[^[:space:],\"]+$ ]] || { echo "${0##*/}: test arguments cannot be empty or hold spaces, commas or quotes: '$a'" >&2; usage; }
+	[[ "$a" =~ ^[^[:space:],\"]+$ ]] || mz_arg_error "test arguments cannot be empty or hold spaces, commas or quotes: '$a'"
 done
 
 mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
 kib() { case "$1" in *K) echo "${1%K}" ;; *) echo $(($(mib "$1") * 1024)) ;; esac; }
 if [ -n "$nvlabel" ] && [ $(($(kib "$nvlabel") % 128)) -ne 0 ]; then
-	echo "${0##*/}: --label-size must be a multiple of 128K (QEMU's minimum label area)" >&2
-	usage
+	mz_arg_error "--label-size '$nvlabel': want a multiple of 128K (QEMU's minimum label area)"
 fi
 if [ "$numa" = 1 ] && { [ "$smp" -lt 2 ] || [ "$(mib "$mem")" -lt 1024 ]; }; then
-	echo "${0##*/}: --numa needs --smp 2 or more and --mem 1G or more" >&2
-	usage
+	mz_arg_error "--numa needs --smp 2 or more and --mem 1G or more, not --smp $smp --mem $mem"
 fi
 
 if [ -n "$cmb" ] && { [ "$cmb" -lt 2 ] || [ $((cmb & (cmb - 1))) -ne 0 ]; }; then
-	echo "${0##*/}: --nvme-cmb takes a power of two of 2 or more (MiB), not $cmb" >&2
-	usage
+	mz_arg_error "--nvme-cmb takes a power of two of 2 or more (MiB), not $cmb"
 fi
 # The carved ranges: SIZE in MiB, each a multiple of a memory section.
 softmib=0 devmib=0
 [ -z "$softres" ] || softmib=$(mib "$softres")
 [ -z "$devres" ] || devmib=$(mib "$devres")
 if [ $((softmib % 128)) -ne 0 ] || [ $((devmib % 128)) -ne 0 ]; then
-	echo "${0##*/}: --soft-reserved and --device-reserved take multiples of 128M" >&2
-	usage
+	mz_arg_error "--soft-reserved '$softres', --device-reserved '$devres': want multiples of 128M"
 fi
 # A CXL device's capacity and a fixed memory window come in 256 MiB units.
 cxlpmib=0 cxlrmib=0
 [ -z "$cxlpmem" ] || cxlpmib=$(mib "$cxlpmem")
 [ -z "$cxlram" ] || cxlrmib=$(mib "$cxlram")
 if [ $((cxlpmib % 256)) -ne 0 ] || [ $((cxlrmib % 256)) -ne 0 ]; then
-	echo "${0##*/}: --cxl-pmem and --cxl-ram take multiples of 256M (CXL's capacity unit)" >&2
-	usage
+	mz_arg_error "--cxl-pmem '$cxlpmem', --cxl-ram '$cxlram': want multiples of 256M (CXL's capacity unit)"
 fi
 if [ -n "$devres" ] && [ "$devmib" -lt 512 ]; then
-	echo "${0##*/}: --device-reserved needs 512M or more: test_hmm's two devices take 256 MiB each" >&2
-	usage
+	mz_arg_error "--device-reserved '$devres': want 512M or more (test_hmm's two devices take 256 MiB each)"
 fi
 if [ $((softmib + devmib)) -gt 0 ]; then
 	if [ "$numa" = 1 ]; then
-		echo "${0##*/}: --soft-reserved and --device-reserved do not go with --numa" >&2
-		usage
+		mz_arg_error "--soft-reserved and --device-reserved do not go with --numa"
 	fi
 	if [ "$(mib "$mem")" -lt 2048 ] || [ $(($(mib "$mem") + softmib + devmib)) -lt 2816 ]; then
-		echo "${0##*/}: --soft-reserved and --device-reserved need --mem 2G or more, and 2816M" \
-			"or more with them (so that q35 maps RAM above 4 GiB)" >&2
-		usage
+		mz_arg_error "--mem '$mem': want 2G or more, and 2816M or more with" \
+			"--soft-reserved and --device-reserved (so that q35 maps RAM above 4 GiB)"
 	fi
 fi
 

@@ -457,9 +457,9 @@ assert k["first"]["build"] == "first-x"'
 	[[ "$stderr" == *"the first series' kernel $FIRSTB and $PATB have the same release"* ]]
 	# --first-build where the kernels are not built apart is refused.
 	MZ_BUILD_KIND=upstream run -2 --separate-stderr bench --first-build "$FIRSTB" --devices fsdax-dev
-	[ "$stderr" = "bench.sh: error: --first-build: MZ_BUILD_KIND=upstream builds the series and its follow-up together, so one patched kernel runs every patched boot (--patched-build)" ]
+	[ "$stderr" = "bench.sh: error: --first-build: MZ_BUILD_KIND=upstream builds the series and its follow-up together, so one patched kernel runs every patched boot (--patched-build) (see --help)" ]
 	MZ_PATCHES=$T/nowhere run -2 --separate-stderr bench --first-build "$FIRSTB" --devices fsdax-dev
-	[ "$stderr" = "bench.sh: error: --first-build: $T/nowhere has no follow-up series (threads/series), so one patched kernel runs every patched boot (--patched-build)" ]
+	[ "$stderr" = "bench.sh: error: --first-build: $T/nowhere has no follow-up series (threads/series), so one patched kernel runs every patched boot (--patched-build) (see --help)" ]
 }
 
 @test "bench.sh: a boot whose output the report cannot read stops the run after that boot (fake vm.sh)" {

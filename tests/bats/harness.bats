@@ -80,9 +80,33 @@ fake_build() {
 	[[ "$stderr" != *"over its budget"* ]]
 }
 
+@test "every script that takes options: one standard for errors and --help" {
+	# SCRIPT|an option that takes a value|a bad value for it|what it
+	# wants|the other arguments the script needs to get that far
+	local row s o v want more
+	for row in "bench/bench.sh|--rebinds|x|not a number|" \
+		"matrix/matrix.sh|--jobs|0|want a number of guests|" \
+		"vm/vm.sh|--smp|0|want a CPU count|$T/b $T/i true" \
+		"vm/initramfs.sh|--add|nocolon|want SRC:DST|$T/b $T/o" \
+		"peers/check-ndctl.sh|--multiplier|0|want a number|" \
+		"peers/hmm-compare.sh|--timeout|0|want seconds|" \
+		"peers/ndctl-compare.sh|--runs|sometimes|want base, off or on|--names x --expect x --logs x"; do
+		IFS='|' read -r s o v want more <<<"$row"
+		run -2 "$H/$s" --no-such-option
+		[ "$output" = "${s#*/}: error: unknown option '--no-such-option' (see --help)" ] || { echo "$s: $output"; false; }
+		run -2 "$H/$s" "$o"
+		[ "$output" = "${s#*/}: error: $o needs a value (see --help)" ] || { echo "$s: $output"; false; }
+		# shellcheck disable=SC2086 # $more: the arguments, split
+		run -2 "$H/$s" "$o" "$v" $more
+		[[ "$output" == "${s#*/}: error: $o '$v': "*"$want"*" (see --help)" ]] || { echo "$s: $output"; false; }
+		run -0 "$H/$s" --help
+		[[ "${lines[0]}" == "${s#*/}"* ]] || { echo "$s --help: ${lines[0]}"; false; }
+	done
+}
+
 @test "initramfs.sh: argument errors" {
 	run -2 "$H/vm/initramfs.sh"
-	[[ "$output" == *usage:* ]]
+	[ "$output" = "initramfs.sh: error: want BUILD_DIR OUTPUT.cpio.gz, not 0 arguments (see --help)" ]
 	run -2 "$H/vm/initramfs.sh" build
 	run -2 "$H/vm/initramfs.sh" build out.cpio.gz extra
 	run -2 "$H/vm/initramfs.sh" --add nocolon build out.cpio.gz
@@ -92,7 +116,7 @@ fake_build() {
 
 @test "vm.sh: argument errors" {
 	run -2 "$H/vm/vm.sh"
-	[[ "$output" == *usage:* ]]
+	[[ "$output" == "vm.sh: error: want BUILD_DIR INITRAMFS [--] TEST"* ]]
 	run -2 "$H/vm/vm.sh" build initrd
 	# auto is settled by the caller (kvm-probe.sh) or from MZ_ACCEL.
 	# Every bad value: exit 2, naming the option and the value.
@@ -102,15 +126,15 @@ fake_build() {
 		"--soft-reserved 512" "--device-reserved 1k" "--cxl-pmem 256" "--cxl-ram M"; do
 		read -r o v <<<"$ov"
 		run -2 "$H/vm/vm.sh" "$o" "$v" build initrd true
-		[[ "$output" == "vm.sh: $o '$v': want "* ]] || { echo "$ov: $output"; false; }
+		[[ "$output" == "vm.sh: error: $o '$v': want "* ]] || { echo "$ov: $output"; false; }
 	done
 	run -2 "$H/vm/vm.sh" build initrd 'bad name'
-	[[ "$output" == "vm.sh: TEST 'bad name': want a guest test name"* ]]
+	[[ "$output" == "vm.sh: error: TEST 'bad name': want a guest test name"* ]]
 	run -2 "$H/vm/vm.sh" build initrd --log
 	run -2 "$H/vm/vm.sh" --log
-	[[ "$output" == "vm.sh: --log needs a value"$'\n'* ]]
+	[ "$output" = "vm.sh: error: --log needs a value (see --help)" ]
 	run -2 "$H/vm/vm.sh" --nvdimm build initrd true
-	[[ "$output" == "vm.sh: unknown option '--nvdimm'"$'\n'* ]]
+	[ "$output" = "vm.sh: error: unknown option '--nvdimm' (see --help)" ]
 	run -2 "$H/vm/vm.sh" build initrd -- smoke a,b
 	[[ "$output" == *"cannot be empty or hold spaces, commas"* ]]
 	run -2 "$H/vm/vm.sh" --shell build initrd true
@@ -616,7 +640,7 @@ fake_kernel() {
 	[[ "$output" == "CXL memory needs QEMU 11 or newer"* ]]
 	# Sizes come in 256 MiB units.
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-pmem 384M "$T/build" "$T/initrd" true
-	[[ "$output" == *"--cxl-pmem and --cxl-ram take multiples of 256M"* ]]
+	[[ "$output" == *"--cxl-pmem '384M', --cxl-ram '': want multiples of 256M"* ]]
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-ram 1T "$T/build" "$T/initrd" true
 }
 

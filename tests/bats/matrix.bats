@@ -74,31 +74,39 @@ EOF2
 }
 
 @test "matrix.sh: argument errors" {
-	run -2 "$H/matrix/matrix.sh" --bogus
-	run -1 "$H/matrix/matrix.sh" --variants nosuch
-	[[ "$output" == *"unknown variant 'nosuch'"* ]]
-	run -1 "$H/matrix/matrix.sh" --params off,maybe
-	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
-	run -1 "$H/matrix/matrix.sh" --jobs 0
-	[[ "$output" == *"--jobs must be a positive number"* ]]
-	run -1 "$H/matrix/matrix.sh" --variants stream-y:none+maybe
-	[[ "$output" == *"unknown boot parameter value 'maybe'"* ]]
-	run -1 "$H/matrix/matrix.sh" --variants stream-y:
-	[[ "$output" == *"variant 'stream-y': empty boot parameter list after ':'"* ]]
-	run -1 "$H/matrix/matrix.sh" --variants stream-y,stream-y:on
-	[[ "$output" == *"variant 'stream-y' given twice"* ]]
-	run -1 "$H/matrix/matrix.sh" --variants :on
-	[[ "$output" == *"unknown variant ''"* ]]
-	run -1 "$H/matrix/matrix.sh" --params none,safer
-	[[ "$output" == *"unknown boot parameter value 'safer' (none, off, altmap, on, bogus, cxl, safe, numa, threads, distro)"* ]]
-	run -1 "$H/matrix/matrix.sh" --boot-timeout 0
-	[[ "$output" == *"--boot-timeout must be a positive number of seconds, not '0'"* ]]
-	run -2 "$H/matrix/matrix.sh" --append
-	run -1 "$H/matrix/matrix.sh" --build "$BATS_TEST_TMPDIR/nosuch"
-	[[ "$output" == *"--build $BATS_TEST_TMPDIR/nosuch: no arch/x86/boot/bzImage in it"* ]]
-	run -1 "$H/matrix/matrix.sh" --guest-test '../x'
-	[[ "$output" == *"--guest-test '../x': not a test name"* ]]
-	run -2 "$H/matrix/matrix.sh" --add
+	# Every one: exit 2, "matrix.sh: error: OPTION 'VALUE': ...".
+	m() { run -2 "$H/matrix/matrix.sh" "$@"; }
+	m --bogus
+	[ "$output" = "matrix.sh: error: unknown option '--bogus' (see --help)" ]
+	m --append
+	[ "$output" = "matrix.sh: error: --append needs a value (see --help)" ]
+	m --variants nosuch
+	[[ "$output" == *"--variants 'nosuch': want a variant of Kconfig.fragments/"* ]]
+	m --params off,maybe
+	[[ "$output" == *"--params 'maybe': want a cell of"* ]]
+	m --jobs 0
+	[[ "$output" == *"--jobs '0': want a number of guests, 1 or more"* ]]
+	m --variants stream-y:none+maybe
+	[[ "$output" == *"--params 'maybe': want a cell"* ]]
+	m --variants stream-y:
+	[[ "$output" == *"--variants 'stream-y:': want cells after ':'"* ]]
+	m --variants stream-y,stream-y:on
+	[[ "$output" == *"--variants 'stream-y': given twice"* ]]
+	m --variants :on
+	[[ "$output" == *"--variants '': want a variant"* ]]
+	m --params none,safer
+	[[ "$output" == *"--params 'safer': want a cell of harness/matrix/matrix-cells.txt (none, off, altmap, on, bogus, cxl, safe, numa, threads, distro)"* ]]
+	m --boot-timeout 0
+	[[ "$output" == *"--boot-timeout '0': want seconds, 1 or more"* ]]
+	m --build "$BATS_TEST_TMPDIR/nosuch"
+	[[ "$output" == *"--build '$BATS_TEST_TMPDIR/nosuch': want a build-kernel.sh output directory"* ]]
+	m --guest-test '../x'
+	[[ "$output" == *"--guest-test '../x': want a test name"* ]]
+	m --set nosuch
+	[[ "$output" == *"--set 'nosuch': want check or debug"* ]]
+	m --add
+	run -0 "$H/matrix/matrix.sh" --help
+	[[ "${lines[0]}" == "matrix.sh: run the memmap_init selftests"* ]]
 }
 
 @test "matrix.sh: --logs is emptied only when matrix.sh made it" {

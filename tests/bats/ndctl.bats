@@ -216,7 +216,7 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 }
 
 @test "matrix.sh --ndctl: a directory that is not an install root is refused" {
-	run -1 "$ROOT/harness/matrix/matrix.sh" --ndctl "$T" --variants stream-y:none
-	[[ "$output" == *"--ndctl $T: no usr/bin/ndctl in it"* ]]
+	run -2 "$ROOT/harness/matrix/matrix.sh" --ndctl "$T" --variants stream-y:none
+	[[ "$output" == *"--ndctl '$T': want distro or an install root"*"(no usr/bin/ndctl in it)"* ]]
 	run -2 "$ROOT/harness/matrix/matrix.sh" --ndctl
 }

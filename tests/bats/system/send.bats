@@ -94,9 +94,12 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 
 @test "send-prep.sh: argument errors exit 2 and write nothing" {
 	run -2 "$H/series/send-prep.sh"
-	[[ "$output" == *usage:* ]]
+	[ "$output" = "send-prep.sh: error: want [--fixes|--threads|--ndctl] OUTDIR (see --help)" ]
 	run -2 "$H/series/send-prep.sh" a b
-	run -2 "$H/series/send-prep.sh" --help
+	run -2 "$H/series/send-prep.sh" --bogus
+	[ "$output" = "send-prep.sh: error: unknown option '--bogus' (see --help)" ]
+	run -0 "$H/series/send-prep.sh" --help
+	[[ "${lines[0]}" == "send-prep.sh [--fixes|--threads|--ndctl] OUTDIR: "* ]]
 	touch "$T/file"
 	run -2 --separate-stderr "$H/series/send-prep.sh" "$T/file"
 	[[ "$stderr" == *"not a directory"* ]]
