@@ -101,6 +101,7 @@ MI_NS=
 MI_NS_ATTR=
 MI_NS_SAVED=
 MI_NS_INFOBLOCK=
+MI_NS_UUID=
 MI_NS_WAS_DISABLED=0
 MI_HMM_USED=
 MI_CONFIG=
@@ -171,7 +172,7 @@ mi_init() {
 mi_cleanup() {
 	local rc=$?
 	if declare -F mi_cleanup_hook >/dev/null; then mi_cleanup_hook; fi
-	[ -z "$MI_HMM_USED" ] || mi_hmm_unload
+	[ -z "$MI_HMM_USED" ] || mi_hmm_unload || rc=$KSFT_FAIL
 	mi_p2p_restore || rc=$KSFT_FAIL
 	mi_hmem_restore || rc=$KSFT_FAIL
 	mi_wq_restore
@@ -573,7 +574,10 @@ mi_open_users() {
 	[ ${#MI_DEVNUMS[@]} -gt 0 ] || return 0
 	for d in "${MI_DEVNUMS[@]}"; do
 		read -r b j hex <<<"$d"
-		stat -L -c "%t:%T %F %n" /proc/[0-9]*/fd/* 2>/dev/null |
+		# find batches the stat calls: one command line of every
+		# open file of the machine can exceed ARG_MAX.
+		find /proc/[0-9]*/fd -mindepth 1 -maxdepth 1 \
+			-exec stat -L -c "%t:%T %F %n" {} + 2>/dev/null |
 			awk -v hex="$hex" -v t="$j" -v d="$b" '
 				$1 == hex && $2 == t && split($NF, p, "/") {
 					print "/dev/" d " is open in process " p[3]

@@ -5,9 +5,20 @@
 # memory and, in the range MEMMAP_INIT_HMM_COHERENT names, its
 # device-coherent memory.  Sourced by memmap_lib.sh, never executed.
 
-# mi_hmm_init: false (MI_HMM_WHY set) without a loadable test_hmm.
+# Whether test_hmm was loaded before the test started: then the test
+# neither reloads nor unloads it.
+MI_HMM_PRELOADED=0
+! grep -q '^test_hmm ' /proc/modules 2>/dev/null || MI_HMM_PRELOADED=1
+
+# mi_hmm_init: false (MI_HMM_WHY set) without a loadable test_hmm, or
+# when test_hmm was loaded before the test started.
 mi_hmm_init() {
 	MI_HMM_WHY=
+	if [ "$MI_HMM_PRELOADED" = 1 ]; then
+		MI_HMM_WHY="test_hmm was loaded when the test started: not"
+		MI_HMM_WHY+=" reloading it ('modprobe -r test_hmm' to run these)"
+		return 1
+	fi
 	if ! modinfo test_hmm >/dev/null 2>&1; then
 		MI_HMM_WHY="no test_hmm module (CONFIG_TEST_HMM=m)"
 		return 1
@@ -90,7 +101,12 @@ mi_hmm_load() {
 	fi
 }
 
+# mi_hmm_unload: unload test_hmm; false, saying so, when it stays loaded
+# (the next test would take it for the user's).
 mi_hmm_unload() {
 	modprobe -r test_hmm 2>/dev/null
-	return 0
+	! grep -q '^test_hmm ' /proc/modules || {
+		ktap_print_msg "cannot unload test_hmm"
+		return 1
+	}
 }

@@ -102,6 +102,15 @@ mi_ns_init() {
 	fi
 	MI_NS_SAVED=$(mi_ns_config)
 	MI_NS_INFOBLOCK=$(mi_ns_infoblock)
+	# A labelled namespace's uuid: each reconfiguration gives it a new
+	# one, mi_ns_reset the old one back.
+	MI_NS_UUID=$(mi_ns_uuid)
+}
+
+# mi_ns_uuid: the uuid of MI_NS's labels; nothing for a label-less one,
+# which has no uuid attribute.
+mi_ns_uuid() {
+	cat "/sys/bus/nd/devices/$MI_NS/uuid" 2>/dev/null || true
 }
 
 mi_ndctl() {
@@ -116,9 +125,11 @@ mi_ns_enable() {
 	mi_ndctl enable-namespace "$MI_NS"
 }
 
-# mi_ns_reconfig OPTIONS...: reconfigure the label-less namespace.
+# mi_ns_reconfig OPTIONS...: reconfigure the namespace (its data is
+# lost) without writing labels to a label-less NVDIMM (ndctl's autolabel
+# would: the run gave the test the namespace, not the NVDIMM's labels).
 mi_ns_reconfig() {
-	mi_ndctl create-namespace -f -e "$MI_NS" "$@"
+	mi_ndctl create-namespace -f -e "$MI_NS" --no-autolabel "$@"
 }
 
 # mi_ns_request: the current request of the namespace.
@@ -149,7 +160,8 @@ mi_ns_rebind() {
 
 # mi_ns_reset: put the namespace back as mi_ns_init found it: its mode,
 # map, align and sector size (ndctl create-namespace -f -e, which loses
-# the data), its memmap_streaming request and whether it was enabled.
+# the data), its uuid, its memmap_streaming request and whether it was
+# enabled.
 # When a test gave it a new info block, which saved the request of that
 # moment, a last create-namespace -f -e with the request found saves that
 # one again.
@@ -164,7 +176,16 @@ mi_ns_reset() {
 	now=$(mi_ns_config)
 	read -r mode map align ss req <<<"$MI_NS_SAVED"
 	if [ "${now% *}" != "${MI_NS_SAVED% *}" ] ||
-		[ "$(mi_ns_infoblock)" != "$MI_NS_INFOBLOCK" ]; then
+		[ "$(mi_ns_infoblock)" != "$MI_NS_INFOBLOCK" ] ||
+		[ "$(mi_ns_uuid)" != "$MI_NS_UUID" ]; then
+		# ndctl writes the uuid it is given even when the namespace
+		# holds it already, and the kernel refuses a uuid any
+		# namespace holds: a labelled namespace that still has its
+		# old one gets another first.
+		if [ -n "$MI_NS_UUID" ] && [ "$(mi_ns_uuid)" = "$MI_NS_UUID" ]; then
+			ndctl create-namespace -f -e "$MI_NS" --no-autolabel \
+				--mode=raw >/dev/null 2>&1
+		fi
 		if [ "$req" != - ]; then
 			ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
 			"$MI_WRITE" "$MI_NS_ATTR" "$req" >/dev/null
@@ -174,7 +195,8 @@ mi_ns_reset() {
 		[ "$align" = - ] || [ "$mode" = raw ] || [ "$mode" = sector ] ||
 			opts+=(--align="$align")
 		[ "$mode" != sector ] || [ "$ss" = - ] || opts+=(--sector-size="$ss")
-		ndctl create-namespace -f -e "$MI_NS" "${opts[@]}" >/dev/null 2>&1
+		[ -z "$MI_NS_UUID" ] || opts+=(--uuid="$MI_NS_UUID")
+		ndctl create-namespace -f -e "$MI_NS" --no-autolabel "${opts[@]}" >/dev/null 2>&1
 	fi
 	if [ "$req" != - ] && [ "$(mi_ns_request)" != "$req" ]; then
 		ndctl disable-namespace "$MI_NS" >/dev/null 2>&1
@@ -185,6 +207,11 @@ mi_ns_reset() {
 	if [ "$now" != "$MI_NS_SAVED" ]; then
 		ktap_print_msg "cannot put $MI_NS back: it was '$MI_NS_SAVED'" \
 			"(mode map align sector_size request), it is '$now'"
+		rc=1
+	fi
+	if [ "$(mi_ns_uuid)" != "$MI_NS_UUID" ]; then
+		ktap_print_msg "cannot put $MI_NS back: its uuid was $MI_NS_UUID," \
+			"it is $(mi_ns_uuid)"
 		rc=1
 	fi
 	if [ "$MI_NS_WAS_DISABLED" = 1 ] &&
