@@ -10,11 +10,11 @@
 SHELL := /bin/bash
 H := harness
 # The cache's folders, as the scripts see them (harness/lib.sh's layout).
-LAYOUT := $(shell bash -c '. $(H)/lib.sh && echo "$$MZ_RESULTS $$MZ_LOGS $$MZ_SEND_OUT"')
+LAYOUT := $(shell bash -c '. $(H)/lib.sh && echo "$$MZ_RESULTS $$MZ_LOGS $$MZ_SEND_OUT $$MZ_STREAM_VARIANT"')
 RESULTS := $(word 1,$(LAYOUT))
 LOGS := $(word 2,$(LAYOUT))
 SEND_OUT := $(word 3,$(LAYOUT))
-VARIANT ?= stream-y
+VARIANT ?= $(word 4,$(LAYOUT))
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
 	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base check-peers peer-summary \
@@ -184,7 +184,7 @@ probe:
 
 #@
 #@ Variables (make TARGET VAR=value):
-#= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default stream-y)
+#= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default: lib.sh's MZ_STREAM_VARIANT)
 #= BENCH_ARGS     bench: harness/bench/bench.sh options, e.g. '--rebinds 30' (see its --help)
 #= BENCH_CXL_ARGS bench: the CXL run's bench.sh options (default: both CXL devices at 1G, no probe; empty skips the run)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix/matrix.sh options, e.g. '--params none,on'

@@ -65,6 +65,12 @@ MZ_QEMU_CXL=${MZ_QEMU_CXL:-}
 # for the CXL guests only from this version on.
 #= MZ_QEMU_CXL_MIN  the oldest QEMU major version the CXL guests boot in (default 10)
 MZ_QEMU_CXL_MIN=${MZ_QEMU_CXL_MIN:-10}
+
+# The variant (Kconfig.fragments/NAME.config) with the streaming backend
+# built: the one kernel of make check, of the code-generation check and of
+# the peer suites, and the bench's patched kernels.  The matrix's variants
+# are harness/matrix/matrix-cells.txt's.
+MZ_STREAM_VARIANT=stream-y
 # The hmm-tests cases a matrix guest under TCG leaves out: the timed
 # ones, whose own limit (benchmark_thp_migration's 120 s) an emulated
 # guest meets or not depending on the host's load (docs/matrix.md,

@@ -423,11 +423,11 @@ base_build=$(build base "$base_dir" --base guest)
 # patched (the threaded ones); one kernel for both without the split, and
 # no second one when the threaded boots are skipped.
 if [ "$split" = 1 ]; then
-	first_build=$(build first "$first_dir" --first stream-y)
+	first_build=$(build first "$first_dir" --first "$MZ_STREAM_VARIANT")
 	patched_build=$first_build
-	[ "$threads" = 0 ] || patched_build=$(build patched "$patched_dir" stream-y)
+	[ "$threads" = 0 ] || patched_build=$(build patched "$patched_dir" "$MZ_STREAM_VARIANT")
 else
-	patched_build=$(build patched "$patched_dir" stream-y)
+	patched_build=$(build patched "$patched_dir" "$MZ_STREAM_VARIANT")
 	first_build=$patched_build
 fi
 kernels=("$first_build")
@@ -444,7 +444,7 @@ for b in "${kernels[@]}"; do
 		printf '  %s\n' "${cdiff//$'\n'/$'\n'  }" >&2
 		die "the base kernel and $b are configured differently beyond the series' own options (above):" \
 			"their timings would not compare the series; build both from the same fragments" \
-			"(build-kernel.sh --base guest, build-kernel.sh --first stream-y and build-kernel.sh stream-y)"
+			"(build-kernel.sh --base guest, build-kernel.sh --first $MZ_STREAM_VARIANT and build-kernel.sh $MZ_STREAM_VARIANT)"
 	fi
 	[ "$(cat "$b/include/config/kernel.release")" != "$base_release" ] ||
 		die "the base kernel and $b are both '$base_release': rebuild them with build-kernel.sh, which sets LOCALVERSION (-mz-base, -mz-first, -mz-series)"

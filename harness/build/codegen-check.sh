@@ -21,7 +21,7 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: ${0##*/} OBJECT   (mm/mm_init.o of a stream-y build)" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: ${0##*/} OBJECT   (mm/mm_init.o of a $MZ_STREAM_VARIANT build)" >&2; exit 2; }
 obj=$1
 [ -f "$obj" ] || die "$obj: no such object"
 need_tool objdump binutils

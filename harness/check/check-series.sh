@@ -52,7 +52,7 @@ if [ "${1:-}" = --build ]; then
 	[ $# -ge 2 ] || usage
 	prebuilt=$2
 	shift 2
-	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh stream-y output directory)"
+	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh $MZ_STREAM_VARIANT output directory)"
 fi
 what=${1:-all}
 case "$what" in checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all) ;; *) usage ;; esac
@@ -122,7 +122,7 @@ bisect() {
 	: >"$MZ_LOGS/check-bisect.log"
 	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
 		kernel/configs/tiny.config arch/x86/configs/tiny.config \
-		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/stream-y.config"
+		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$MZ_STREAM_VARIANT.config"
 	# From a revision past the base: that revision's own build first,
 	# the ground the next patches build on.
 	[ "$(g rev-parse "$from^{commit}")" = "$(g rev-parse "$MZ_RELEASE_TAG^{commit}")" ] || {
@@ -161,7 +161,7 @@ sparse_check() {
 	done
 	run() {
 		git -C "$wt" checkout -q --detach "$1"
-		[ -f "$out/.config" ] || cp "$MZ_BUILD/series-stream-y/.config" "$out/.config"
+		[ -f "$out/.config" ] || cp "$MZ_BUILD/series-$MZ_STREAM_VARIANT/.config" "$out/.config"
 		: >"$MZ_LOGS/check-sparse-$2.log"
 		mz_run "$MZ_LOGS/check-sparse-$2.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" \
 			olddefconfig prepare || die "make prepare failed at $1; see $MZ_LOGS/check-sparse-$2.log"
@@ -224,7 +224,7 @@ nozd() {
 # The code the template copies compile to (harness/build/codegen-check.sh).
 codegen() {
 	local b
-	b=${prebuilt:-$("$MZ_ROOT/harness/build/build-kernel.sh" stream-y)}
+	b=${prebuilt:-$("$MZ_ROOT/harness/build/build-kernel.sh" "$MZ_STREAM_VARIANT")}
 	"$MZ_ROOT/harness/build/codegen-check.sh" "$b/mm/mm_init.o"
 }
 

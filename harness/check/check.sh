@@ -109,7 +109,7 @@ step checkpatch "$H/check/check-series.sh" checkpatch
 step distro-config "$H/build/distro-config.sh"
 
 build=
-kernel() { build=$("$H/build/build-kernel.sh" stream-y); }
+kernel() { build=$("$H/build/build-kernel.sh" "$MZ_STREAM_VARIANT"); }
 step kernel kernel
 ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build/build-ndctl.sh"); }

@@ -13,8 +13,8 @@
 #               --variants and --params: check (make check's, the
 #               default) or debug (make check-debug's)
 #   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
-#               VARIANT:C1+C2... to run it with those cells only (without
-#               --params, stream-n and stream-y)
+#               VARIANT:C1+C2... to run it with those cells only
+#               (default: the set's variants, harness/matrix/matrix-cells.txt)
 #   --params    the cells (harness/matrix/matrix-cells.txt's CELL: none, off,
 #               altmap, on, bogus, cxl, safe, numa, threads, distro) for the
 #               variants without their own list (default: those that run
@@ -187,7 +187,12 @@ if [ -z "$variants" ] && [ -z "$params" ]; then
 		variants+=${variants:+,}$v:${c// /+}
 	done
 fi
-: "${variants:=stream-n,stream-y}" "${params:=$default_params}"
+: "${params:=$default_params}"
+# Without --variants, every variant of the set.
+if [ -z "$variants" ]; then
+	read -r -a vs <<<"${set_vlist[$set]}"
+	variants=$(IFS=,; echo "${vs[*]}")
+fi
 mz_form --jobs "$jobs" '^[1-9][0-9]*$' 'a number of guests, 1 or more'
 mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 [ -z "$boot_timeout" ] || mz_form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'

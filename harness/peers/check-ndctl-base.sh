@@ -24,8 +24,8 @@ set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: ${0##*/}   (no arguments; see the header)" >&2; exit 2; }
 H=$MZ_ROOT/harness
 base=$("$H/build/build-kernel.sh" --base guest) || die "building the base kernel failed"
-series=$("$H/build/build-kernel.sh" stream-y) || die "building variant stream-y failed"
-st=$MZ_SELFTESTS/stream-y
+series=$("$H/build/build-kernel.sh" "$MZ_STREAM_VARIANT") || die "building variant $MZ_STREAM_VARIANT failed"
+st=$MZ_SELFTESTS/$MZ_STREAM_VARIANT
 "$H/build/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"
 ndctl=$("$H/build/build-ndctl.sh") || die "building ndctl with patches/ndctl/ failed"
 initrd=$MZ_INITRAMFS/check-ndctl-base.cpio.gz

@@ -34,7 +34,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 compare_only=0
-variant=stream-y
+variant=$MZ_STREAM_VARIANT
 timeout=900
 logs=$MZ_LOGS/hmm-compare
 summary=$MZ_RESULTS/hmm-compare.json

@@ -80,6 +80,18 @@ fake_build() {
 	[[ "$stderr" != *"over its budget"* ]]
 }
 
+@test "the variants are named in one place: lib.sh (the streaming one) and matrix-cells.txt" {
+	# Code, not comments or messages' prose: a script or the Makefile
+	# that names a variant again is a second definition.
+	local hits
+	hits=$(cd "$ROOT" && grep -nE 'stream-[yn]' Makefile harness/*.sh harness/*/*.sh |
+		grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' | grep -v '^harness/lib.sh:' || true)
+	[ -z "$hits" ] || { echo "$hits"; false; }
+	# shellcheck disable=SC2016 # expanded by the shell it starts
+	run -0 bash -c '. "$1/lib.sh" && echo "$MZ_STREAM_VARIANT"' _ "$H"
+	[ -f "$ROOT/Kconfig.fragments/$output.config" ]
+}
+
 @test "every script that takes options: one standard for errors and --help" {
 	# SCRIPT|an option that takes a value|a bad value for it|what it
 	# wants|the other arguments the script needs to get that far

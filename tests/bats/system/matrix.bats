@@ -90,6 +90,14 @@ skip_cells() {
 	[[ "$output" == *"3 cells, 0 failed"* ]]
 }
 
+@test "matrix.sh: --params without --variants runs every variant of the set (matrix-cells.txt)" {
+	need_vm
+	run matrix --guest-test fake-kselftest --params none --timeout 120 --summary "$SUMMARY"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.variant, .boot_param]] | unique' "$SUMMARY")" = \
+		'[["stream-n","none"],["stream-y","none"]]' ]
+}
+
 @test "matrix.sh: passing cells give counts and a JSON summary" {
 	need_vm
 	run matrix --guest-test fake-kselftest --variants stream-y \
