@@ -22,8 +22,12 @@
 #
 # A conflict while rebasing is resolved with Part 2's side of each
 # conflicting hunk: the two trees differ only in Part 1's wording, which
-# Part 2 rewrites where it touches it.  The export then checks that every
-# file outside Part 1's files ends up as in the series tree.
+# Part 2 rewrites where it touches it.  That is right only where the
+# upstream code a resolved hunk replaces is code Part 2's own patch
+# removes: the export refuses a resolution that removes other code
+# (resolution-check.py), naming it; the fix is to give the rewrite of
+# Part 1 the shape of upstream's code there.  The export then checks that
+# every file outside Part 1's files ends up as in the series tree.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -137,6 +141,13 @@ export)
 		done
 		info "  $(git -C "$series" log -1 --format='%s' "$c"): resolved ${conflicted[*]}"
 		GIT_EDITOR=true git -C "$work" cherry-pick --continue >/dev/null
+		git -C "$series" diff "$c^" "$c" -- "${conflicted[@]}" >"$work.series.diff"
+		git -C "$work" diff HEAD^ HEAD -- "${conflicted[@]}" >"$work.export.diff"
+		if ! "$MZ_ROOT/harness/series/resolution-check.py" "$work.series.diff" \
+			"$work.export.diff" >"$work.extra"; then
+			sed 's/^/    /' "$work.extra" >&2
+			die "resolving $(git -C "$series" log -1 --format='%h (%s)' "$c") with its side removed upstream code that the patch does not remove (above): give the rewrite of Part 1 upstream's shape there; see $work"
+		fi
 	done
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT

@@ -181,6 +181,55 @@ fake_build() {
 	run -2 "$H/series/tree.sh" bogus
 }
 
+@test "resolution-check.py: a resolved hunk may remove only what the series patch removes" {
+	# The series patch, on the rewrite of Part 1, passes an argument on;
+	# upstream's code around the call has one more statement.
+	cat >"$T/series.diff" <<-'EOF'
+	--- a/mm/x.c
+	+++ b/mm/x.c
+	@@ -1,4 +1,5 @@
+	 	if (n != 1)
+	 		init_compound(page, pfn,
+	-			      nr_pages(pfn));
+	+			      nr_pages(pfn),
+	+			      streaming);
+	 
+	EOF
+	# Resolved with the series' side: upstream's "pfn += n;" goes too.
+	cat >"$T/bad.diff" <<-'EOF'
+	--- a/mm/x.c
+	+++ b/mm/x.c
+	@@ -1,5 +1,5 @@
+	 	if (n != 1)
+	 		init_compound(page, pfn,
+	-			      nr_pages(pfn));
+	-	pfn += n;
+	+			      nr_pages(pfn),
+	+			      streaming);
+	 
+	EOF
+	run -1 "$H/series/resolution-check.py" "$T/series.diff" "$T/bad.diff"
+	[ "$output" = "pfn += n;    (not removed by the series: pfn + = n ;)" ]
+	# The same change with upstream's statement kept, and a comment and a
+	# blank line of upstream's replaced: accepted.
+	cat >"$T/good.diff" <<-'EOF'
+	--- a/mm/x.c
+	+++ b/mm/x.c
+	@@ -1,6 +1,5 @@
+	-	/* upstream's wording */
+	 	if (n != 1)
+	 		init_compound(page, pfn,
+	-			      nr_pages(pfn));
+	+			      nr_pages(pfn),
+	+			      streaming);
+	-
+	 	pfn += n;
+	EOF
+	run -0 "$H/series/resolution-check.py" "$T/series.diff" "$T/good.diff"
+	[ -z "$output" ]
+	run -2 "$H/series/resolution-check.py" "$T/series.diff"
+}
+
 @test "upstream.sh, build-kernel.sh: a base tree without v11 is refused, naming what is missing" {
 	# Whatever happens, nothing is written to the repository's patches/.
 	export MZ_PATCHES=$T/patches
@@ -984,7 +1033,7 @@ fake_lab() {
 	sed -n 's/^\tmemmap_\(.*\.sh\)\( \\\)\{0,1\}$/memmap_init:memmap_\1/p' \
 		"$ROOT/tools/testing/selftests/memmap_init/Makefile" >"$T/out/kselftest-list.txt"
 	while IFS=: read -r _ t; do touch "$T/out/memmap_init/$t"; done <"$T/out/kselftest-list.txt"
-	grep -qx memmap_init:memmap_equivalence.sh "$T/out/kselftest-list.txt"
+	grep -qx memmap_init:memmap_backend.sh "$T/out/kselftest-list.txt"
 	run --separate-stderr "$H/build/install-lab-tests.sh" "$ROOT/guest/memmap_init" "$T/out"
 	[ "$status" -eq 0 ]
 	grep -qx memmap_init:memmap_hmm_peer.sh "$T/out/kselftest-list.txt"
