@@ -32,7 +32,6 @@
 #include <linux/vmstat.h>
 #include <linux/kexec_handover.h>
 #include <linux/hugetlb.h>
-#include <linux/page_ref.h>
 #include <linux/unroll.h>
 #include <linux/sched/isolation.h>
 #include "internal.h"
@@ -1036,29 +1035,6 @@ static void __ref __init_zone_device_page(struct page *page, unsigned long pfn,
 }
 
 /*
- * The template fast path.
- *
- * Apart from the section bits in page->flags and, where it exists,
- * page->virtual, the struct pages that __init_zone_device_page() writes
- * for one pgmap are identical.  memmap_init_zone_device() therefore builds
- * the first page through the slow path, keeps a copy of it as a template and
- * copies the template to every other PFN, refreshing only the PFN-dependent
- * state in the template before each copy so that every destination is
- * written exactly once.
- */
-static inline bool zone_device_page_init_use_template(void)
-{
-	/* The copy moves whole words: struct page is made of them. */
-	BUILD_BUG_ON(!IS_ALIGNED(sizeof(struct page), sizeof(unsigned long)));
-
-	/*
-	 * The copy sets page->_refcount without set_page_count(), which the
-	 * page_ref_set tracepoint would not see.
-	 */
-	return !page_ref_tracepoint_active(page_ref_set);
-}
-
-/*
  * Copy a template page with word-sized loads and stores at fixed offsets.
  * memcpy() of a struct page may be emitted as a string instruction whose
  * startup cost alone is comparable to the slow path for one page.
@@ -1071,32 +1047,34 @@ static __always_inline void zone_device_page_copy(struct page *page,
 	unsigned long *dst = (unsigned long *)page;
 	unsigned int i;
 
+	/* The copy moves whole words: struct page is made of them. */
+	BUILD_BUG_ON(!IS_ALIGNED(sizeof(struct page), sizeof(unsigned long)));
+
 	unrolled_full
 	for (i = 0; i < nr_words; i++)
 		dst[i] = src[i];
 }
 
-/* Point @template at @pfn: the only state that differs between PFNs. */
+/*
+ * Write the struct page of @pfn as a copy of @template, a page that
+ * __init_zone_device_page() set up for another PFN of the same pgmap.  Such
+ * pages differ only in what depends on the PFN: the section number when it
+ * lives in page->flags, and page->virtual where it exists.  Update those in
+ * @template first, so that @page is written by one copy.
+ *
+ * With @streaming the copy uses memcpy_nontemporal(), and
+ * memcpy_nontemporal_drain() must then run before anything reads the page,
+ * writes it with ordinary stores, or publishes it.
+ */
 static __always_inline void
-zone_device_page_init_template_refresh(struct page *template, unsigned long pfn)
+zone_device_page_init_from_template(struct page *page, unsigned long pfn,
+				    struct page *template, bool streaming)
 {
 	set_page_section_from_pfn(template, pfn);
 #ifdef WANT_PAGE_VIRTUAL
 	if (!is_highmem_idx(ZONE_DEVICE))
 		set_page_address(template, __va(pfn << PAGE_SHIFT));
 #endif
-}
-
-/*
- * Refresh @template for @pfn and copy it to @page, with non-temporal stores
- * if @streaming: memcpy_nontemporal_drain() must then run before anything
- * reads the page, writes it with ordinary stores, or publishes it.
- */
-static __always_inline void
-zone_device_page_init_from_template(struct page *page, unsigned long pfn,
-				    struct page *template, bool streaming)
-{
-	zone_device_page_init_template_refresh(template, pfn);
 	if (streaming)
 		memcpy_nontemporal(page, template, sizeof(*page));
 	else
@@ -1131,40 +1109,35 @@ static void __ref memmap_init_compound(struct page *head,
 				       unsigned long head_pfn,
 				       unsigned long zone_idx, int nid,
 				       struct dev_pagemap *pgmap,
-				       unsigned long nr_pages,
-				       bool use_template, bool streaming)
+				       unsigned long nr_pages, bool streaming)
 {
 	unsigned long pfn, end_pfn = head_pfn + nr_pages;
 	unsigned int order = pgmap->vmemmap_shift;
 	struct page template;
+	struct page *page;
 
 	/*
 	 * We have to initialize the pages, including setting up page links.
 	 * prep_compound_page() does not take care of that, so instead we
 	 * open-code prep_compound_page() so we can take care of initializing
 	 * the pages in the same go.
-	 *
-	 * All tails of one compound page are identical but for the
-	 * PFN-dependent state, so the first tail seeds a template for the
-	 * others.  The compound head pointer differs between compound pages,
-	 * hence one template per compound page.
 	 */
 	__SetPageHead(head);
-	for (pfn = head_pfn + 1; pfn < end_pfn; pfn++) {
-		struct page *page = pfn_to_page(pfn);
 
-		if (use_template && pfn != head_pfn + 1) {
-			zone_device_page_init_from_template(page, pfn, &template,
-							    streaming);
-			continue;
-		}
+	/*
+	 * The tails of one compound page differ only in their PFN: set up
+	 * the first one field by field and copy it to the others.
+	 */
+	pfn = head_pfn + 1;
+	page = pfn_to_page(pfn);
+	__init_zone_device_page(page, pfn, zone_idx, nid, pgmap);
+	prep_compound_tail(page, head, order);
+	set_page_count(page, 0);
+	zone_device_page_copy(&template, page);
 
-		__init_zone_device_page(page, pfn, zone_idx, nid, pgmap);
-		prep_compound_tail(page, head, order);
-		set_page_count(page, 0);
-		if (use_template)
-			template = *page;
-	}
+	for (pfn++; pfn < end_pfn; pfn++)
+		zone_device_page_init_from_template(pfn_to_page(pfn), pfn,
+						    &template, streaming);
 
 	/* prep_compound_head() writes into the first tail pages. */
 	if (streaming)
@@ -1179,7 +1152,6 @@ struct zone_device_memmap_job {
 	unsigned long zone_idx;
 	unsigned int pfns_per_compound;
 	int nid;
-	bool use_template;
 	bool streaming;
 };
 
@@ -1257,7 +1229,6 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 {
 	const struct zone_device_memmap_job *job = arg;
 	unsigned int pfns_per_compound = job->pfns_per_compound;
-	bool use_template = job->use_template;
 	bool streaming = job->streaming;
 	struct page template;
 	unsigned long pfn;
@@ -1265,15 +1236,19 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
 		struct page *page = pfn_to_page(pfn);
 
-		if (use_template && pfn != start_pfn) {
+		if (pfn != start_pfn) {
 			zone_device_page_init_from_template(page, pfn, &template,
 							    streaming);
 		} else {
-			/* Seed the template from the first real page. */
+			/*
+			 * Build the first head page field by field, in the
+			 * memmap where the helpers expect it, and keep a copy
+			 * of it, taken before any compound state is added, as
+			 * the template for the others.
+			 */
 			__init_zone_device_page(page, pfn, job->zone_idx,
 						job->nid, job->pgmap);
-			if (use_template)
-				template = *page;
+			zone_device_page_copy(&template, page);
 		}
 
 		if (IS_ALIGNED(pfn, PAGES_PER_SECTION))
@@ -1288,7 +1263,7 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 		memmap_init_compound(page, pfn, job->zone_idx, job->nid,
 				     job->pgmap,
 				     compound_nr_pages(pfn, job->altmap, job->pgmap),
-				     use_template, streaming);
+				     streaming);
 	}
 
 	/*
@@ -1300,7 +1275,7 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 	if (streaming)
 		memcpy_nontemporal_drain();
 
-	if (IS_ENABLED(CONFIG_DEBUG_VM) && use_template)
+	if (IS_ENABLED(CONFIG_DEBUG_VM))
 		zone_device_memmap_check_template(start_pfn, end_pfn, job);
 }
 
@@ -1435,9 +1410,9 @@ void __ref memmap_init_zone_device(struct zone *zone,
 	u64 start = ktime_get_ns();
 	enum memmap_init_backend backend;
 	struct zone_device_memmap_job job;
-	bool use_template, streaming;
 	int nid = pgdat->node_id;
 	int threads = 0;
+	bool streaming;
 	u64 duration;
 
 	if (WARN_ON_ONCE(!pgmap || zone_idx != ZONE_DEVICE))
@@ -1453,8 +1428,7 @@ void __ref memmap_init_zone_device(struct zone *zone,
 		nr_pages = end_pfn - start_pfn;
 	}
 
-	use_template = zone_device_page_init_use_template();
-	streaming = use_template && pgmap_memmap_streaming(pgmap);
+	streaming = pgmap_memmap_streaming(pgmap);
 
 	/* An altmap may cover the whole range: still trace the call. */
 	if (!nr_pages)
@@ -1466,7 +1440,6 @@ void __ref memmap_init_zone_device(struct zone *zone,
 		.zone_idx          = zone_idx,
 		.pfns_per_compound = pgmap_vmemmap_nr(pgmap),
 		.nid               = pgdat->node_id,
-		.use_template      = use_template,
 		.streaming         = streaming,
 	};
 	threads = zone_device_memmap_init(start_pfn, nr_pages, &nid, &job);
@@ -1481,18 +1454,57 @@ void __ref memmap_init_zone_device(struct zone *zone,
 out:
 	duration = ktime_get_ns() - start;
 	backend = streaming ? MEMMAP_INIT_TEMPLATE_STREAMING :
-		  use_template ? MEMMAP_INIT_TEMPLATE : MEMMAP_INIT_SLOW;
+			      MEMMAP_INIT_TEMPLATE;
 	trace_memmap_init_zone_device(start_pfn, nr_pages, pgmap->type,
 				      altmap, backend, threads, nid, duration);
 	pr_debug("%s initialised %lu pages in %llums (%s) on %d thread(s) of node %d\n",
 		 __func__, nr_pages, div_u64(duration, NSEC_PER_MSEC),
-		 streaming ? "template+streaming" :
-		 use_template ? "template" : "slow", threads, nid);
+		 streaming ? "template+streaming" : "template", threads, nid);
 }
 
 #if IS_ENABLED(CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST)
+/*
+ * The reference of the KUnit test: the memmap of a pgmap without an altmap
+ * as memmap_init_zone_device() wrote it before the template path, every
+ * struct page through __init_zone_device_page(), sharing no loop with it.
+ */
+void memmap_init_zone_device_slow(struct zone *zone, unsigned long start_pfn,
+				  unsigned long nr_pages,
+				  struct dev_pagemap *pgmap)
+{
+	unsigned long pfn, end_pfn = start_pfn + nr_pages, i, nr_written;
+	unsigned long pfns_per_compound = pgmap_vmemmap_nr(pgmap);
+	unsigned int order = pgmap->vmemmap_shift;
+	int nid = zone->zone_pgdat->node_id;
+
+	if (WARN_ON_ONCE(zone_idx(zone) != ZONE_DEVICE || pgmap_altmap(pgmap)))
+		return;
+
+	for (pfn = start_pfn; pfn < end_pfn; pfn += pfns_per_compound) {
+		struct page *head = pfn_to_page(pfn);
+
+		__init_zone_device_page(head, pfn, ZONE_DEVICE, nid, pgmap);
+		if (pfns_per_compound == 1)
+			continue;
+
+		__folio_set_head(page_folio(head));
+		nr_written = compound_nr_pages(pfn, NULL, pgmap);
+		for (i = 1; i < nr_written; i++) {
+			struct page *page = pfn_to_page(pfn + i);
+
+			__init_zone_device_page(page, pfn + i, ZONE_DEVICE, nid,
+						pgmap);
+			prep_compound_tail(page, head, order);
+			set_page_count(page, 0);
+		}
+		prep_compound_head(head, order);
+	}
+}
+
 /* Its KUnit test initializes a memmap twice; nothing else may. */
 EXPORT_SYMBOL_FOR_MODULES(memmap_init_zone_device, "zone_device_memmap_kunit");
+EXPORT_SYMBOL_FOR_MODULES(memmap_init_zone_device_slow,
+			  "zone_device_memmap_kunit");
 #endif
 #endif
 

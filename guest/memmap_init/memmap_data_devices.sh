@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The memory of the ZONE_DEVICE types other than NVDIMM namespaces works
-# after each rebind, with the policy's backend and with the slow path
-# (page_ref_set enabled): neither has a request of its own.
+# after a rebind with the policy's backend: none has a request of its own.
 #
 #  - p2pdma (MEMMAP_INIT_P2PDMA: its driver rebound, which publishes the
 #    memory again): a mapping of p2pmem's allocate file gets pages of the
@@ -32,25 +31,19 @@ mi_probe
 mi_devices
 [ "$have_trace" = 1 ] ||
 	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
-have_pageref=0
-[ "$have_trace" = 0 ] || ! mi_pageref_available || have_pageref=1
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 4
 read -r policy _ < <(mi_expected_policy)
 SEED=$RANDOM$RANDOM
 # The range the last rebind initialized: "START_PFN NR_PAGES".
 range=
 
-# rebind NAME TYPE BIND SLOW: bind with BIND, with page_ref_set enabled
-# when SLOW is 1, and check the backend of its one event; sets range.
+# rebind NAME TYPE BIND: bind with BIND and check the backend of its one
+# event; sets range.
 rebind() {
-	local name=$1 type=$2 bind=$3 slow=$4 want events rc=0
+	local name=$1 type=$2 bind=$3 want events rc=0
 	range=
-	if [ "$slow" = 1 ] && ! mi_pageref_on; then
-		ktap_print_msg "$name: cannot enable page_ref_set"
-		return 1
-	fi
 	"$bind" default || rc=1
 	if [ "$rc" -eq 0 ] && [ "$have_trace" = 1 ]; then
 		want=$(mi_expected_backend default 0)
@@ -63,18 +56,11 @@ rebind() {
 			rc=1
 		fi
 	fi
-	mi_pageref_off
 	return "$rc"
 }
 
-# slow_desc SLOW: how a rebind was done, for the descriptions.
-slow_desc() {
-	if [ "$1" = 1 ]; then
-		echo "the slow path (page_ref_set enabled)"
-	else
-		echo "the policy's backend (no request of its own, policy $policy)"
-	fi
-}
+# How a rebind is done, for the descriptions.
+HOW="the policy's backend (no request of its own, policy $policy)"
 
 # ---------------------------------------------------------------- p2pdma
 
@@ -102,23 +88,15 @@ p2p_use() {
 }
 
 if [ "$have_p2p" = 0 ]; then
-	for d in "$(slow_desc 0)" "$(slow_desc 1)"; do
-		desc="p2pdma: after a rebind with $d: p2pmem pages of the range,"
-		mi_skip "$desc written and read back" "$MI_P2P_WHY"
-	done
+	mi_skip "p2pdma: after a rebind with $HOW: p2pmem pages of the range, written and read back" \
+		"$MI_P2P_WHY"
 	mi_skip "p2pdma: all of p2pmem available again after the mappings are gone" "$MI_P2P_WHY"
 else
-	for slow in 0 1; do
-		desc="p2pdma ($MI_P2P): after a rebind with $(slow_desc "$slow"):"
-		desc+=" p2pmem pages of the range, written and read back"
-		if [ "$slow" = 1 ] && [ "$have_pageref" = 0 ]; then
-			mi_skip "$desc" "no page_ref_set tracepoint or no trace event"
-			continue
-		fi
-		rc=0
-		rebind "p2pdma" pci_p2pdma mi_p2p_rebind "$slow" && p2p_use || rc=1
-		mi_result "$desc" "$rc"
-	done
+	desc="p2pdma ($MI_P2P): after a rebind with $HOW:"
+	desc+=" p2pmem pages of the range, written and read back"
+	rc=0
+	rebind "p2pdma" pci_p2pdma mi_p2p_rebind && p2p_use || rc=1
+	mi_result "$desc" "$rc"
 	size=$(cat "/sys/bus/pci/devices/$MI_P2P/p2pmem/size")
 	avail=$(cat "/sys/bus/pci/devices/$MI_P2P/p2pmem/available")
 	[ "$size" = "$avail" ]
@@ -154,32 +132,21 @@ dax_covered() {
 	return 1
 }
 
-# dax_rebinds NAME DAX WHY REBIND: the two results of device-dax DAX (empty:
+# dax_rebind NAME DAX WHY REBIND: the result of device-dax DAX (empty:
 # skipped, saying WHY), rebound by REBIND.
-dax_rebinds() {
-	local name=$1 why=$3 rebind=$4 d slow desc rc
+dax_rebind() {
+	local name=$1 why=$3 rebind=$4 rc=0
 	DAX=$2
 	if [ -z "$DAX" ]; then
-		for d in "$(slow_desc 0)" "$(slow_desc 1)"; do
-			mi_skip "$name: data survives a rebind with $d" "$why"
-		done
+		mi_skip "$name: data survives a rebind with $HOW" "$why"
 		return
 	fi
-	for slow in 0 1; do
-		desc="$name ($DAX): data survives a rebind with $(slow_desc "$slow")"
-		if [ "$slow" = 1 ] && [ "$have_pageref" = 0 ]; then
-			mi_skip "$desc" "no page_ref_set tracepoint or no trace event"
-			continue
-		fi
-		rc=0
-		SEED=$RANDOM$RANDOM
-		dax_at fill && rebind "$name" generic "$rebind" "$slow" && dax_covered &&
-			dax_at check || rc=1
-		mi_result "$desc" "$rc"
-	done
+	dax_at fill && rebind "$name" generic "$rebind" && dax_covered &&
+		dax_at check || rc=1
+	mi_result "$name ($DAX): data survives a rebind with $HOW" "$rc"
 }
 
-dax_rebinds "soft-reserved devdax" "$MI_HMEM" "$MI_HMEM_WHY" mi_hmem_rebind
-dax_rebinds "CXL ram devdax" "$MI_CXL_DAX" "$MI_CXL_DAX_WHY" mi_cxl_dax_rebind
+dax_rebind "soft-reserved devdax" "$MI_HMEM" "$MI_HMEM_WHY" mi_hmem_rebind
+dax_rebind "CXL ram devdax" "$MI_CXL_DAX" "$MI_CXL_DAX_WHY" mi_cxl_dax_rebind
 
 mi_finished

@@ -5,8 +5,7 @@
 # a kernel tree (or the mirror) SRC into two C headers in DIR, for the
 # user-space store probe (harness/bench/probe/store-probe.c includes them).
 #
-# DIR/kernel-fill.h holds, verbatim, zone_device_page_copy(),
-# zone_device_page_init_template_refresh() and
+# DIR/kernel-fill.h holds, verbatim, zone_device_page_copy() and
 # zone_device_page_init_from_template() of SRC/mm/mm_init.c;
 # DIR/kernel-fill-x86.h the MOVNTI word helpers that x86's
 # memcpy_nontemporal() uses for a 64-byte struct page, movnti_8() to
@@ -62,4 +61,4 @@ write() {
 write kernel-fill-x86.h "$src/arch/x86/include/asm/string_64.h" \
 	movnti_8 movnti_16 movnti_32 movnti_64
 write kernel-fill.h "$src/mm/mm_init.c" zone_device_page_copy \
-	zone_device_page_init_template_refresh zone_device_page_init_from_template
+	zone_device_page_init_from_template

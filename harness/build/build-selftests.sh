@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-selftests.sh BUILD_DIR OUTDIR: build the memmap_init kselftest
-# target, its test module included, against the configured and built
+# target, its test modules included, against the configured and built
 # kernel in BUILD_DIR (see build-kernel.sh), and install a kselftest tree
 # in OUTDIR:
 #
@@ -10,7 +10,8 @@
 #   OUTDIR/memmap_init/          the scripts, helpers, config, settings,
 #                                and the lab's tests (guest/memmap_init/)
 #                                listed after the target's
-#   OUTDIR/memmap_init/test_modules/test_memmap_digest.ko
+#   OUTDIR/memmap_init/test_modules/*.ko  where the target has them (the
+#                                follow-up series' memmap_threads.sh)
 #   OUTDIR/mm/hmm-tests          the upstream hmm-tests binary, for the
 #                                opt-in peer suite (memmap_hmm_peer.sh)
 #
@@ -24,7 +25,7 @@
 # WORK is $MZ_SELFTESTS/NAME-TREE (NAME: BUILD_DIR's last component,
 # TREE: a hash of MZ_KSRC's path: make decides by timestamps, so binaries
 # built from another tree must not look up to date).
-# OUTDIR is emptied first.  The test module is built in the kernel tree's
+# OUTDIR is emptied first.  The test modules are built in the kernel tree's
 # memmap_init/test_modules (as livepatch's are), so builds take a lock and
 # clean it up afterwards.
 #
@@ -87,8 +88,10 @@ run() {
 	fi
 }
 
+mods=$st/memmap_init/test_modules
 cleanup_mods() {
-	mz_run "$log" make -C "$st/memmap_init/test_modules" KDIR="$build" clean 2>/dev/null || true
+	[ ! -d "$mods" ] ||
+		mz_run "$log" make -C "$mods" KDIR="$build" clean 2>/dev/null || true
 }
 trap cleanup_mods EXIT
 
@@ -98,8 +101,13 @@ run "memmap_init build" make -C "$st" TARGETS=memmap_init O="$work" KDIR="$build
 if grep -E 'warning:' "$log" >&2; then
 	die "the memmap_init build has warnings; full log: $log"
 fi
-ko=$out/memmap_init/test_modules/test_memmap_digest.ko
-[ -f "$ko" ] || die "build finished but $ko is missing; see $log"
+# The modules the target's test_modules/Makefile lists (obj-m += NAME.o).
+if [ -f "$mods/Makefile" ]; then
+	while read -r m; do
+		ko=$out/memmap_init/test_modules/$m.ko
+		[ -f "$ko" ] || die "build finished but $ko is missing; see $log"
+	done < <(sed -n 's/^obj-m *+= *\([a-z0-9_]*\)\.o$/\1/p' "$mods/Makefile")
+fi
 grep -qx 'memmap_init:memmap_controls.sh' "$out/kselftest-list.txt" ||
 	die "$out/kselftest-list.txt does not list memmap_init; see $log"
 

@@ -94,7 +94,7 @@
 # and the boot log) and backend (the backend every memory type gets from
 # it), the latter with MEMMAP_INIT_POLICY_ONLY=1: only the binds whose
 # backend the policy decides (first bind, request default), as the
-# requests on and off, page_ref_set and the one-CPU bind give the same
+# requests on and off and the one-CPU bind give the same
 # backend under every parameter and run in the none cell.  --full runs
 # every group, and every bind, everywhere.  A guest that stalls before
 # its test starts (vm.sh exit 75: nothing ran) is booted once more; its

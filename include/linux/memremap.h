@@ -123,11 +123,10 @@ struct dev_pagemap_ops {
 
 /*
  * How memmap_init_zone_device() initialized a range, as its tracepoint
- * reports it: field by field, by copying a template, or by copying a
- * template with non-temporal stores.
+ * reports it: by copying a template with ordinary stores, or with
+ * non-temporal stores.
  */
 enum memmap_init_backend {
-	MEMMAP_INIT_SLOW,
 	MEMMAP_INIT_TEMPLATE,
 	MEMMAP_INIT_TEMPLATE_STREAMING,
 };

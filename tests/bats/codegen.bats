@@ -75,7 +75,7 @@ NT='"movnti %%rax,(%%rdi); movnti %%rax,8(%%rdi); movnti %%rax,16(%%rdi); movnti
 	run -1 "$H/build/codegen-check.sh" "$T/missing.o"
 }
 
-FILL_FNS=(zone_device_page_copy zone_device_page_init_template_refresh zone_device_page_init_from_template)
+FILL_FNS=(zone_device_page_copy zone_device_page_init_from_template)
 
 # fn_text FILE FN: FN's definition in FILE, its "static ... void" line
 # included when the name starts the next line.

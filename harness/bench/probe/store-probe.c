@@ -128,6 +128,8 @@ static inline uint64_t flags_word(uint64_t w0, size_t i);
 			(t)->w[0] = flags_word(probe_w0, (pfn));		\
 	} while (0)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define IS_ALIGNED(x, a) (((x) & ((a) - 1)) == 0)
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
 typedef uint64_t u64;
 /* The kernel is built without SSE: so is its loop here. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)

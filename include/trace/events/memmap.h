@@ -17,7 +17,6 @@ TRACE_DEFINE_ENUM(MEMORY_DEVICE_FS_DAX);
 TRACE_DEFINE_ENUM(MEMORY_DEVICE_GENERIC);
 TRACE_DEFINE_ENUM(MEMORY_DEVICE_PCI_P2PDMA);
 
-TRACE_DEFINE_ENUM(MEMMAP_INIT_SLOW);
 TRACE_DEFINE_ENUM(MEMMAP_INIT_TEMPLATE);
 TRACE_DEFINE_ENUM(MEMMAP_INIT_TEMPLATE_STREAMING);
 
@@ -61,7 +60,6 @@ TRACE_EVENT(memmap_init_zone_device,
 				       { MEMORY_DEVICE_PCI_P2PDMA, "pci_p2pdma" }),
 		      __entry->altmap,
 		      __print_symbolic(__entry->backend,
-				       { MEMMAP_INIT_SLOW, "slow" },
 				       { MEMMAP_INIT_TEMPLATE, "template" },
 				       { MEMMAP_INIT_TEMPLATE_STREAMING,
 					 "template+streaming" }),

@@ -340,7 +340,7 @@ skip_cells() {
 	[[ "$line" == *"volatile-memdev=cxl-ram-mem"* ]]
 	[[ "$line" == *"cxl-fmw.0.size=1536M"* ]]
 	[[ "$line" != *nvme* ]]
-	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_backend.sh memmap_init:memmap_equivalence.sh memmap_init:memmap_controls.sh memmap_init:memmap_data.sh memmap_init:memmap_data_devices.sh memmap_init:memmap_daxctl.sh devs cxl' \
+	grep -qx '# fake-kselftest: arguments: memmap_init:memmap_backend.sh memmap_init:memmap_controls.sh memmap_init:memmap_data.sh memmap_init:memmap_data_devices.sh memmap_init:memmap_daxctl.sh devs cxl' \
 		"$L/stream-y.cxl.out"
 }
 

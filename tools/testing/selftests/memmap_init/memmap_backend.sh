@@ -8,16 +8,14 @@
 #   fsdax map=dev, fsdax map=mem, devdax align=4K, devdax align=2M,
 #   devdax map=mem align=2M
 #     the first bind, by ndctl create-namespace -f -e: the request the
-#     namespace had; then namespace request default, on, off; then with
-#     page_ref_set enabled
+#     namespace had; then namespace request default, on, off
 #   device-private (test_hmm), device-coherent (test_hmm given
 #   MEMMAP_INIT_HMM_COHERENT)
-#     module parameter default, on, off; then with page_ref_set enabled
+#     module parameter default, on, off
 #   p2pdma (MEMMAP_INIT_P2PDMA's driver rebound), device-dax of
 #   soft-reserved memory (MEMMAP_INIT_HMEM rebound) and of a CXL ram
 #   region (MEMMAP_INIT_CXL_DAX rebound)
-#     no request of their own: the policy decides, so one bind with it,
-#     then one with page_ref_set enabled
+#     no request of their own: the policy decides, so one bind with it
 #
 # and one more bind with the binding task and the unbound workqueues held
 # to the first CPU (request on, or default without CONFIG_MEMMAP_STREAMING
@@ -48,9 +46,9 @@
 # With MEMMAP_INIT_POLICY_ONLY=1, only the binds whose backend the policy
 # decides run: the first bind and request default of each memory type (or
 # the policy's bind of the types without a request), with their pr_debug,
-# duration and threads checks; the requests on and off, page_ref_set and
-# the one-CPU bind, which no boot parameter changes, are left out.  For
-# runs that boot with each parameter and test the rest once.
+# duration and threads checks; the requests on and off and the one-CPU
+# bind, which no boot parameter changes, are left out.  For runs that boot
+# with each parameter and test the rest once.
 
 # shellcheck disable=SC2317 # run indirectly: BIND, ns_type, ns_names
 # shellcheck source=memmap_lib.sh
@@ -75,13 +73,13 @@ have_prdebug=1
 mi_prdebug_on || have_prdebug=0
 
 ktap_print_header
-# Per namespace type: the first bind, the requests, page_ref_set and the
-# one-CPU bind (unless policy_only) and three checks over the binds; per
-# test_hmm type (device-private, device-coherent) the same without a
-# first bind; p2pdma, soft-reserved and CXL ram device-dax: the policy's
-# bind and the same four or two more.
+# Per namespace type: the first bind, the requests, the one-CPU bind
+# (unless policy_only) and three checks over the binds; per test_hmm type
+# (device-private, device-coherent) the same without a first bind;
+# p2pdma, soft-reserved and CXL ram device-dax: the policy's bind and the
+# same four or three more.
 nreq=${#MI_REQUESTS[@]}
-nmore=$((3 + 2 * (1 - policy_only)))
+nmore=$((3 + 1 - policy_only))
 ktap_set_plan $((${#MI_NS_TYPES[@]} * (1 + nreq + nmore) + 2 * (nreq + nmore) + 3 * (1 + nmore)))
 read -r policy source < <(mi_expected_policy)
 ktap_print_msg "policy $policy ($source)"
@@ -96,8 +94,7 @@ if [ "$policy_only" = 1 ]; then
 	REQ_LABELS=("request default")
 	ktap_print_msg "MEMMAP_INIT_POLICY_ONLY=1: only the binds whose backend the policy decides"
 else
-	REQ_LABELS=("request default" "request on" "request off" "request on, page_ref_set enabled"
-		"$THREADS1_DESC")
+	REQ_LABELS=("request default" "request on" "request off" "$THREADS1_DESC")
 fi
 PRDEBUG_DESC="every bind: the pr_debug line names the pages, backend, threads and node of its event"
 DURATION_DESC="every bind: duration_ns is at least nr_pages/8 and within the enable or load"
@@ -122,11 +119,9 @@ check() {
 	local name=$1 req=$2 type=$3 altmap=$4 count=$5 want desc events
 	shift 5
 	want=$(mi_expected_backend "$req" "$altmap")
-	desc="$name, request $req${MI_PAGEREF:+, page_ref_set enabled}: backend $want"
-	if [ "$reqless" = 1 ]; then
-		desc="$name, no request of its own, policy $policy"
-		desc+="${MI_PAGEREF:+, page_ref_set enabled}: backend $want"
-	fi
+	desc="$name, request $req: backend $want"
+	[ "$reqless" = 0 ] ||
+		desc="$name, no request of its own, policy $policy: backend $want"
 	if [ "$req" = on ] && [ "$streaming" = 0 ]; then
 		mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
 		return
@@ -205,24 +200,6 @@ details() {
 	nbinds=0
 }
 
-# pageref NAME TYPE ALTMAP COUNT BIND...: page_ref_set forces the slow
-# path even for the request that would stream.
-pageref() {
-	local name=$1 req=on
-	[ "$streaming" = 1 ] && [ "$reqless" = 0 ] || req=default
-	if ! mi_pageref_available; then
-		mi_skip "$name, page_ref_set enabled: backend slow" \
-			"no page_ref_set tracepoint (CONFIG_DEBUG_PAGE_REF)"
-		return
-	fi
-	if ! mi_pageref_on; then
-		mi_result "$name, page_ref_set enabled: backend slow" 1 "cannot enable page_ref_set"
-		return
-	fi
-	check "$name" "$req" "${@:2}"
-	mi_pageref_off
-}
-
 # one_thread NAME TYPE ALTMAP COUNT BIND...: bound with the binding task
 # and the unbound workqueues on the first CPU, the bind (request on, or
 # default without the streaming backend) uses the backend its request
@@ -274,7 +251,6 @@ ns_type() {
 		check "$name" "$req" "$type" "$altmap" 1 mi_ns_rebind
 	done
 	if [ "$policy_only" = 0 ]; then
-		pageref "$name" "$type" "$altmap" 1 mi_ns_rebind
 		one_thread "$name" "$type" "$altmap" 1 mi_ns_rebind
 	fi
 	details "$name"
@@ -294,7 +270,6 @@ else
 		check "$name" "$req" private 0 -1 mi_hmm_load
 	done
 	if [ "$policy_only" = 0 ]; then
-		pageref "$name" private 0 -1 mi_hmm_load
 		one_thread "$name" private 0 -1 mi_hmm_load
 	fi
 	details "$name"
@@ -325,7 +300,6 @@ else
 		check "$name" "$req" coherent 0 2 mi_coherent_load
 	done
 	if [ "$policy_only" = 0 ]; then
-		pageref "$name" coherent 0 2 mi_coherent_load
 		one_thread "$name" coherent 0 2 mi_coherent_load
 	fi
 	details "$name"
@@ -346,7 +320,6 @@ else
 	[[ "$node" =~ ^[0-9]+$ ]] || node=-
 	check "$name" default pci_p2pdma 0 1 mi_p2p_rebind
 	if [ "$policy_only" = 0 ]; then
-		pageref "$name" pci_p2pdma 0 1 mi_p2p_rebind
 		one_thread "$name" pci_p2pdma 0 1 mi_p2p_rebind
 	fi
 	details "$name"
@@ -360,7 +333,6 @@ else
 	node=-
 	check "$name" default generic 0 1 mi_hmem_rebind
 	if [ "$policy_only" = 0 ]; then
-		pageref "$name" generic 0 1 mi_hmem_rebind
 		one_thread "$name" generic 0 1 mi_hmem_rebind
 	fi
 	details "$name"
@@ -374,7 +346,6 @@ else
 	node=-
 	check "$name" default generic 0 1 mi_cxl_dax_rebind
 	if [ "$policy_only" = 0 ]; then
-		pageref "$name" generic 0 1 mi_cxl_dax_rebind
 		one_thread "$name" generic 0 1 mi_cxl_dax_rebind
 	fi
 	details "$name"

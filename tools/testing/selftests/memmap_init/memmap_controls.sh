@@ -14,9 +14,9 @@
 #    runs, reading the attribute of every pmem namespace and writing none;
 #  - test_hmm rejects a bad memmap_streaming= parameter;
 #  - the multithreaded init has no tunable of its own: no
-#    memmap_init_zone_device directory in debugfs, where v7 of the series
-#    had max_threads and min_chunk_pages (the binding task's CPUs and
-#    nice value steer it; memmap_threads.sh tests them).
+#    memmap_init_zone_device directory in debugfs, no max_threads or
+#    min_chunk_pages (the binding task's CPUs and nice value steer it;
+#    memmap_threads.sh tests them).
 
 # shellcheck source=memmap_lib.sh
 . "$(dirname "$0")/memmap_lib.sh"

@@ -5,14 +5,12 @@
 #  - fsdax map=dev and map=mem: ext4 mounted with -o dax holds a file
 #    written through a MAP_SYNC mapping (so through the ZONE_DEVICE pages)
 #    and one written with write(); after each rebind (request off, on,
-#    default, then for map=dev with page_ref_set enabled for the slow
-#    path) both read back identical, again through a MAP_SYNC mapping;
+#    default) both read back identical, again through a MAP_SYNC mapping;
 #  - devdax align=2M, align=4K and map=mem align=2M: a pattern written
 #    through a mapping of the device-dax device at its start and end reads
-#    back identical after each rebind (request off, on, default; for
-#    align=2M also the slow path), and for align=2M after a daxctl
-#    disable-device/enable-device round trip, which rebinds device_dax
-#    alone.
+#    back identical after each rebind (request off, on, default), and for
+#    align=2M after a daxctl disable-device/enable-device round trip,
+#    which rebinds device_dax alone.
 # Reconfiguring the namespace to another mode is not meant to keep data and
 # is not tested here.  Where the trace event is available each rebind must
 # also have used the backend its request asks for.
@@ -27,8 +25,6 @@ mi_ns_init || mi_skip_all "$MI_NS_WHY"
 mi_probe
 [ "$have_trace" = 1 ] ||
 	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
-have_pageref=0
-[ "$have_trace" = 0 ] || ! mi_pageref_available || have_pageref=1
 
 MNT=$MI_TMP/mnt
 mkdir -p "$MNT"
@@ -37,7 +33,7 @@ mi_cleanup_hook() {
 }
 
 ktap_print_header
-ktap_set_plan 23
+ktap_set_plan 21
 
 SEED=$RANDOM$RANDOM
 
@@ -56,34 +52,17 @@ rebind() {
 }
 
 # each_rebind NAME TYPE ALTMAP VERIFY: one result per rebind: request off,
-# on, default, then the slow path if SLOW is set.
+# on, default.
 each_rebind() {
-	local name=$1 type=$2 altmap=$3 verify=$4 req slow=${SLOW:-0} desc rc
-	for req in off on default slow; do
-		[ "$req" != slow ] || [ "$slow" = 1 ] || continue
+	local name=$1 type=$2 altmap=$3 verify=$4 req desc
+	for req in off on default; do
 		desc="$name: data intact after rebind, request $req"
-		[ "$req" != slow ] ||
-			desc="$name: data intact after rebind with page_ref_set enabled (slow path)"
 		if [ "$req" = on ] && [ "$streaming" = 0 ]; then
 			mi_skip "$desc" "kernel built without CONFIG_MEMMAP_STREAMING"
 			continue
 		fi
-		if [ "$req" = slow ] && [ "$have_pageref" = 0 ]; then
-			mi_skip "$desc" "no page_ref_set tracepoint or trace event"
-			continue
-		fi
-		if [ "$req" = slow ]; then
-			if ! mi_pageref_on; then
-				mi_result "$desc" 1 "cannot enable page_ref_set"
-				continue
-			fi
-			req=on
-			[ "$streaming" = 1 ] || req=default
-		fi
 		rebind "$name" "$type" "$altmap" "$req" && "$verify"
-		rc=$?
-		mi_pageref_off
-		mi_result "$desc" $rc
+		mi_result "$desc" $?
 	done
 }
 
@@ -131,10 +110,9 @@ fs_verify() {
 	return "$rc"
 }
 
-# fsdax_data MAP ALTMAP SLOW: the ext4 test on fsdax map=MAP; SLOW=1 adds
-# the slow-path rebind.
+# fsdax_data MAP ALTMAP: the ext4 test on fsdax map=MAP.
 fsdax_data() {
-	local map=$1 altmap=$2 slow=$3 name="fsdax map=$1" n=$((4 + $3)) rc=0
+	local map=$1 altmap=$2 name="fsdax map=$1" n=4 rc=0
 	if ! command -v mkfs.ext4 >/dev/null; then
 		results 0 $n "$name: ext4 -o dax data test" skip "mkfs.ext4 not installed"
 		return
@@ -161,12 +139,12 @@ fsdax_data() {
 	if [ "$rc" -ne 0 ]; then
 		results 1 $n "$name: ext4 -o dax data test" fail "no data written"
 	else
-		SLOW=$slow each_rebind "$name" fs_dax "$altmap" fs_verify
+		each_rebind "$name" fs_dax "$altmap" fs_verify
 	fi
 }
 
-fsdax_data dev 1 1
-fsdax_data mem 0 0
+fsdax_data dev 1
+fsdax_data mem 0
 
 # ------------------------------------------------------------ devdax
 
@@ -211,7 +189,7 @@ for layout in dev:2M dev:4K mem:2M; do
 		altmap=0
 	fi
 	n=4
-	[ "$layout" != dev:2M ] || n=6
+	[ "$layout" != dev:2M ] || n=5
 	if ! mi_ns_reconfig --mode=devdax --map="$map" --align="$align"; then
 		results 0 $n "$name: data test" fail "cannot configure devdax"
 		continue
@@ -223,9 +201,7 @@ for layout in dev:2M dev:4K mem:2M; do
 		results 1 $n "$name: data test" fail "no pattern written"
 		continue
 	fi
-	slow=0
-	[ "$layout" != dev:2M ] || slow=1
-	SLOW=$slow each_rebind "$name" generic "$altmap" dax_verify
+	each_rebind "$name" generic "$altmap" dax_verify
 	[ "$layout" = dev:2M ] || continue
 
 	# daxctl round trip: unbind and rebind device_dax alone, which maps

@@ -12,9 +12,9 @@
 # whose memory is the test module's own.  The rest runs only on what the
 # environment names, and skips saying which variable to set:
 #
-#   MEMMAP_INIT_NAMESPACE=namespaceX.Y  the pmem namespace the equivalence,
-#       backend, controls and data tests reconfigure
-#       (ndctl create-namespace -f -e) and rebind: ITS DATA IS DESTROYED.
+#   MEMMAP_INIT_NAMESPACE=namespaceX.Y  the pmem namespace the backend,
+#       controls, data and threads tests reconfigure (ndctl
+#       create-namespace -f -e) and rebind: ITS DATA IS DESTROYED.
 #       It is refused (the tests skip) while in use: mounted, swapped on,
 #       held or claimed, open or mapped by a process, or online as system
 #       RAM.  Whatever happens, each test puts it back in the mode, map,
@@ -46,9 +46,8 @@
 #   test_hmm memmap_streaming=              the device-private request
 #   memmap:memmap_init_zone_device          one trace event per memmap init,
 #                                           naming the backend it used
-# and what decides the backend, in order: an enabled page_ref_set
-# tracepoint (slow), CONFIG_MEMMAP_STREAMING=n (template; KASAN and KMSAN
-# kernels cannot have it), the request (on: template+streaming, off:
+# and what decides the backend, in order: CONFIG_MEMMAP_STREAMING=n
+# (template; KASAN and KMSAN kernels cannot have it), the request (on: template+streaming, off:
 # template) and, for "default", the policy (altmap, the default:
 # template+streaming when the memmap lives in an altmap; on:
 # template+streaming; off: template).
@@ -96,7 +95,6 @@ MI_REQUESTS=(default on off)
 MI_TRACEFS=
 MI_TRACE=
 MI_TRACE_TYPE=
-MI_PAGEREF=
 MI_NS=
 MI_NS_ATTR=
 MI_NS_SAVED=
@@ -177,7 +175,6 @@ mi_cleanup() {
 	mi_hmem_restore || rc=$KSFT_FAIL
 	mi_wq_restore
 	mi_cpuset_leave "$BASHPID"
-	mi_pageref_off
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
 		echo 0 >"$MI_TRACE/events/$MI_EVENT/enable" 2>/dev/null
@@ -267,13 +264,10 @@ mi_bracketed() {
 }
 
 # mi_expected_backend REQUEST ALTMAP: the backend a bind must use now.
-# MI_PAGEREF is set while page_ref_set is enabled.
 mi_expected_backend() {
 	local req=$1 altmap=$2 policy
 
-	if [ -n "$MI_PAGEREF" ]; then
-		echo slow
-	elif ! mi_config MEMMAP_STREAMING; then
+	if ! mi_config MEMMAP_STREAMING; then
 		echo template
 	else
 		case "$req" in
@@ -456,27 +450,6 @@ mi_check_events() {
 		fi
 	done <<<"$events"
 	return $ok
-}
-
-# mi_pageref_on: enable the page_ref_set tracepoint, which forces the slow
-# path, in an instance of its own that does not record: the tracepoint is
-# what matters, and one event per page would flood a buffer.
-mi_pageref_available() {
-	[ -n "$MI_TRACEFS" ] && [ -d "$MI_TRACEFS/events/page_ref/page_ref_set" ]
-}
-
-mi_pageref_on() {
-	local d=$MI_TRACEFS/instances/memmap_init_pageref.$$
-	mkdir -p "$d" && echo 0 >"$d/tracing_on" &&
-		echo 1 >"$d/events/page_ref/page_ref_set/enable" || return 1
-	MI_PAGEREF=$d
-}
-
-mi_pageref_off() {
-	[ -n "$MI_PAGEREF" ] || return 0
-	echo 0 >"$MI_PAGEREF/events/page_ref/page_ref_set/enable" 2>/dev/null
-	rmdir "$MI_PAGEREF" 2>/dev/null
-	MI_PAGEREF=
 }
 
 # ---------------------------------------------------------------- what the run names

@@ -12,7 +12,7 @@
 # vmemmap pages (no altmap, more than two vmemmap pages of struct pages a
 # compound page: vmemmap_can_optimize()), memmap init writes two vmemmap
 # pages of each: 128.  Kernels whose struct page is not 64 bytes (KMSAN)
-# share none, and have only the slow path on one thread anyway.  A range
+# share none.  A range
 # starting in a boot section (compound_nr_pages()'s early_section()) would
 # share none either: no guest has one.
 MI_SECTION_PAGES=32768

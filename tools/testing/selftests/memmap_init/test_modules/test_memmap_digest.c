@@ -2,7 +2,7 @@
 /*
  * Digest the struct pages of a ZONE_DEVICE PFN range, so that user space
  * can check that two initializations of the same memmap produced the same
- * struct pages (see memmap_equivalence.sh).
+ * struct pages (see memmap_threads.sh).
  *
  * Write "START_PFN NR_PAGES" (decimal or 0x-prefixed hex) to
  * /sys/kernel/debug/test_memmap_digest, then read back one line per digest:
