@@ -20,8 +20,8 @@ TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|0[xX][0-9a-fA-F]+|\d+|\S")
 
 
 def removed(path):
-    """The removed code lines of diff PATH and the multiset of their tokens."""
-    lines, tokens = [], collections.Counter()
+    """The removed code lines of diff PATH."""
+    lines = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             if not line.startswith("-") or line.startswith("---"):
@@ -30,16 +30,15 @@ def removed(path):
             if not code or code.startswith(("/*", "*", "//")):
                 continue
             lines.append(code)
-            tokens.update(TOKEN.findall(code))
-    return lines, tokens
+    return lines
 
 
 def main():
     if len(sys.argv) != 3:
         print("usage: resolution-check.py SERIES_DIFF EXPORT_DIFF", file=sys.stderr)
         sys.exit(2)
-    series, _ = removed(sys.argv[1])
-    lines, _ = removed(sys.argv[2])
+    series = removed(sys.argv[1])
+    lines = removed(sys.argv[2])
     # A line the series removes too, spaced alike or not, is fine; the
     # rest must be made of what the series' other removed lines hold
     # (upstream may break a statement over lines differently).
