@@ -49,11 +49,11 @@ bench:
 check:
 	$(H)/check/check.sh
 
-#: Part 2 rebased onto MZ_UPSTREAM_SRC (v11 queued) into patches/mm-unstable/
+#: Part 2 rebased onto MZ_UPSTREAM_SRC (v11 queued) into patches/v11-fixes/ and patches/mm-unstable/
 upstream-export: deps
 	$(H)/series/upstream.sh export
 
-#: patches/mm-unstable/ on MZ_UPSTREAM_SRC: build, then the matrix's no-parameter cells (MATRIX_ARGS)
+#: patches/v11-fixes/ and patches/mm-unstable/ on MZ_UPSTREAM_SRC: build, then the matrix's no-parameter cells (MATRIX_ARGS)
 check-upstream: deps
 	$(H)/check/check-upstream.sh $(MATRIX_ARGS)
 

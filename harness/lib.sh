@@ -125,14 +125,20 @@ MZ_NDCTL_TREE=${MZ_NDCTL_TREE:-$MZ_CACHE/ndctl}
 # queued upstream); the rest is Part 2, the delta upstream.sh exports.
 #= MZ_PART1       how many patches of the series are Part 1, v11's equivalent (default 7)
 MZ_PART1=${MZ_PART1:-7}
+# The first patches of Part 2 fix v11's own code: upstream.sh exports
+# them as a series of their own (their folder under patches/), for v11's
+# thread, and the rest of Part 2 on top of them.
+MZ_V11_FIXES=v11-fixes
+MZ_V11_FIXES_N=2
 #= MZ_UPSTREAM_TREE  where upstream.sh clones MZ_UPSTREAM_SRC (default $MZ_CACHE/linux-upstream)
 MZ_UPSTREAM_TREE=${MZ_UPSTREAM_TREE:-$MZ_CACHE/linux-upstream}
 # Which trees build-kernel.sh builds: series (the series on 7.3.4 and
 # the fixes of patches/fixes/, or with --base 7.3.4 and the fixes alone)
-# or upstream (MZ_UPSTREAM_SRC plus the fixes and patches/mm-unstable/,
+# or upstream (MZ_UPSTREAM_SRC plus the fixes, patches/v11-fixes/ and
+# patches/mm-unstable/,
 # or with --base MZ_UPSTREAM_SRC and the fixes alone: make
 # check-upstream, and make bench to compare Part 2 with v11 itself).
-#= MZ_BUILD_KIND  series (7.3.4, the default) or upstream (MZ_UPSTREAM_SRC with patches/mm-unstable/): the kernels builds and make bench use
+#= MZ_BUILD_KIND  series (7.3.4, the default) or upstream (MZ_UPSTREAM_SRC with patches/v11-fixes/ and patches/mm-unstable/): the kernels builds and make bench use
 MZ_BUILD_KIND=${MZ_BUILD_KIND:-series}
 # Also read, without a default here (the .deb's and the ndctl tarball's
 # checksums have theirs below):

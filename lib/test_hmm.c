@@ -84,8 +84,7 @@ static int memmap_streaming_set(const char *val, const struct kernel_param *kp)
 
 static int memmap_streaming_get(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%s\n",
-			 memmap_streaming_names[*(int *)kp->arg]);
+	return sysfs_emit(buf, "%s\n", memmap_streaming_names[*(int *)kp->arg]);
 }
 
 static const struct kernel_param_ops memmap_streaming_ops = {

@@ -19,7 +19,8 @@
 # Output directory (one per variant, printed on stdout):
 #   $MZ_BUILD/{series,base,first}-VARIANT   bzImage, modules in modroot/
 # With MZ_BUILD_KIND=upstream (harness/lib.sh), the tree is MZ_UPSTREAM_SRC
-# plus patches/mm-unstable/ (harness/series/upstream.sh apply), or MZ_UPSTREAM_SRC
+# plus patches/v11-fixes/ and patches/mm-unstable/ (harness/series/upstream.sh
+# apply), or MZ_UPSTREAM_SRC
 # alone with --base, in build/upstream-VARIANT and build/upstream-base-VARIANT.
 # A new one starts as a copy of a finished build of another variant of the
 # same tree (harness/build/seed-build.sh), so that only what the configuration

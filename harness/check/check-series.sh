@@ -12,7 +12,8 @@
 #
 #   checkpatch  scripts/checkpatch.pl --strict on every patch of patches/,
 #               of the fixes it applies on (patches/fixes/) and of its
-#               follow-up series patches/threads/: no output but
+#               follow-up series patches/threads/, and of the postings
+#               against v11 (patches/v11-fixes/, patches/mm-unstable/): no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
 #               also on the ndctl series in patches/ndctl/ (MZ_NDCTL_CHECKPATCH)
 #   bisect      every patch of the fixes and both series builds on its own
@@ -67,7 +68,7 @@ mkdir -p "$MZ_LOGS"
 
 # MZ_PATCHES: check the series in this directory instead of patches/.
 checkpatch() {
-	local p out bad=0 dir plist n
+	local p out bad=0 dir plist n sub
 	dir=$(cd "$MZ_PATCHES" && pwd) || die "no patches directory $MZ_PATCHES"
 	[ -f "$dir/series" ] || die "$dir/series missing"
 	# The series and its follow-up (threads/).
@@ -80,8 +81,21 @@ checkpatch() {
 			bad=1
 		fi
 	done
-	# The companion ndctl series, with MZ_NDCTL_CHECKPATCH's options.
 	n=${#plist[@]}
+	# The postings against v11 (upstream.sh export), where exported.
+	for sub in "$MZ_V11_FIXES" mm-unstable; do
+		[ -f "$dir/$sub/series" ] || continue
+		mz_series_patches plist "$dir/$sub"
+		for p in ${plist[@]+"${plist[@]}"}; do
+			out=$(mz_checkpatch "$tree" "$dir/$sub/$p")
+			if [ -n "$out" ]; then
+				printf '%s/%s:\n%s\n' "$sub" "$p" "$out" >&2
+				bad=1
+			fi
+			n=$((n + 1))
+		done
+	done
+	# The companion ndctl series, with MZ_NDCTL_CHECKPATCH's options.
 	mz_series_patches plist "$dir/ndctl"
 	for p in ${plist[@]+"${plist[@]}"}; do
 		out=$(mz_checkpatch "$tree" "$dir/ndctl/$p" "${MZ_NDCTL_CHECKPATCH[@]}")

@@ -3,12 +3,12 @@
 #
 # check-upstream.sh [matrix.sh options]: test Part 2 as maintainers get it.
 #
-# patches/mm-unstable/ (upstream.sh export) applied to MZ_UPSTREAM_SRC, a
-# tree with v11 queued (upstream.sh apply), built from the project's
-# fragments as build/upstream-VARIANT, and the selftest matrix's
-# no-parameter cell of each variant booted from it (matrix.sh --params
-# none): with the backend (policy altmap: map=dev streams; device-private,
-# p2pdma, hmem and map=mem do not) and without it.  Options go to
+# patches/v11-fixes/ and patches/mm-unstable/ (upstream.sh export) applied
+# to MZ_UPSTREAM_SRC, a tree with v11 queued (upstream.sh apply), built
+# from the project's fragments as build/upstream-VARIANT, and the selftest
+# matrix's no-parameter cell of each variant booted from it (matrix.sh
+# --params none): with the backend (policy altmap: map=dev streams;
+# device-private, p2pdma, hmem and map=mem do not) and without it.  Options go to
 # matrix.sh after these, so --variants chooses the variants.
 set -euo pipefail
 # shellcheck source=harness/lib.sh

@@ -186,6 +186,28 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	diff <(para "$rel" "$T/first") <(para "It applies on " "$T/up" | awk 'BEGIN { RS = ""; ORS = "\n\n" } !/^  [0-9a-f]+ \("/')
 }
 
+@test "patches/v11-fixes/ then patches/mm-unstable/ are Part 2 of patches/, and each fix names a cited commit in Fixes:" {
+	local part1 nfix subj id p
+	# shellcheck disable=SC2016
+	read -r part1 nfix < <(bash -c '. "$1/harness/lib.sh" && echo "$MZ_PART1 $MZ_V11_FIXES_N"' _ "$ROOT")
+	# The subject, unfolded, without its [PATCH n/m].
+	subj() { awk '/^$/ { exit } /^Subject: / { s = $0; on = 1; next } on && /^ / { s = s $0; next } { on = 0 }
+		END { sub(/^Subject: \[[^]]*\] /, "", s); print s }' "$1"; }
+	diff <(grep -v '^#' "$ROOT/patches/series" | tail -n +"$((part1 + 1))" |
+		while read -r p; do subj "$ROOT/patches/$p"; done) \
+		<(for d in v11-fixes mm-unstable; do grep -v '^#' "$ROOT/patches/$d/series" |
+			while read -r p; do subj "$ROOT/patches/$d/$p"; done; done)
+	[ "$(grep -cv '^#' "$ROOT/patches/v11-fixes/series")" -eq "$nfix" ]
+	while read -r p; do
+		id=$(sed -n 's/^Fixes: \([0-9a-f]\{12\}\) (".*")$/\1/p' "$ROOT/patches/v11-fixes/$p")
+		[ -n "$id" ] || { echo "$p: no Fixes: tag"; false; }
+		grep -q "^$id " "$ROOT/patches/cited-commits.txt" || { echo "$p: $id not in cited-commits.txt"; false; }
+	done < <(grep -v '^#' "$ROOT/patches/v11-fixes/series")
+	# The delta's cover letter names the fixes it applies on.
+	grep -q "^\"$(subj "$ROOT/patches/v11-fixes/0000-cover-letter.patch")\"\.$" \
+		"$ROOT/patches/mm-unstable/0000-cover-letter.patch"
+}
+
 @test "export.sh: refuses a path outside the mirrored directories and changes nothing" {
 	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
 	mkdir -p "$MZ_TREE/scripts"

@@ -166,11 +166,11 @@ static __always_inline void memcpy_flushcache(void *dst, const void *src, size_t
 }
 
 /*
- * KASAN and KMSAN do not see the stores of the asm above: they keep the
- * generic memcpy_nontemporal(), whose memcpy() they instrument.  Keep this
- * test in step with ARCH_HAS_MEMCPY_NONTEMPORAL in arch/x86/Kconfig.
+ * KASAN and KMSAN do not see the stores of the asm above: x86 selects
+ * ARCH_HAS_MEMCPY_NONTEMPORAL without them only, and kernels with them
+ * keep the generic memcpy_nontemporal(), whose memcpy() they instrument.
  */
-#if !defined(CONFIG_KASAN) && !defined(CONFIG_KMSAN)
+#ifdef CONFIG_ARCH_HAS_MEMCPY_NONTEMPORAL
 /* MOVNTI, through the memcpy_flushcache() that pmem already uses. */
 #define memcpy_nontemporal memcpy_nontemporal
 static __always_inline void memcpy_nontemporal(void *dst, const void *src,

@@ -5,8 +5,8 @@
 # request, as its memmap:memmap_init_zone_device trace event reports it for
 # that very bind, must be the one the precedence rules give (memmap_lib.sh):
 #
-#   fsdax map=dev, fsdax map=mem, devdax align=4K, devdax align=2M,
-#   devdax map=mem align=2M
+#   fsdax map=dev, fsdax map=mem, devdax aligned to the base page and to
+#   the PMD size (align=4K and 2M on x86-64), devdax map=mem at the PMD size
 #     the first bind, by ndctl create-namespace -f -e: the request the
 #     namespace had; then namespace request default, on, off
 #   device-private (test_hmm), device-coherent (test_hmm given

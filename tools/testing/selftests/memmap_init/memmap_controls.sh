@@ -218,7 +218,7 @@ else
 	# fsdax: the pfn device claiming it has a driver.
 	mi_ns_reconfig --mode=fsdax --map=dev
 	busy "${ns_tests[15]}"
-	mi_ns_reconfig --mode=devdax --map=dev --align=2M
+	mi_ns_reconfig --mode=devdax --map=dev --align="$MI_ALIGN_PMD"
 	busy "${ns_tests[16]}"
 
 	# The request belongs to the namespace, not to its current claim.
@@ -226,7 +226,7 @@ else
 	[ "$streaming" = 0 ] || req=on
 	mi_ns_disable && mi_ns_set $req
 	mi_ns_reconfig --mode=fsdax --map=dev &&
-		mi_ns_reconfig --mode=devdax --map=dev --align=2M
+		mi_ns_reconfig --mode=devdax --map=dev --align="$MI_ALIGN_PMD"
 	got=$(mi_ns_request)
 	[ "$got" = "$req" ]
 	mi_result "${ns_tests[17]}" $? "set '$req', reads '$got' after two reconfigurations"

@@ -6,11 +6,13 @@
 #    written through a MAP_SYNC mapping (so through the ZONE_DEVICE pages)
 #    and one written with write(); after each rebind (request off, on,
 #    default) both read back identical, again through a MAP_SYNC mapping;
-#  - devdax align=2M, align=4K and map=mem align=2M: a pattern written
-#    through a mapping of the device-dax device at its start and end reads
-#    back identical after each rebind (request off, on, default), and for
-#    align=2M after a daxctl disable-device/enable-device round trip,
-#    which rebinds device_dax alone.
+#  - devdax aligned to the PMD size and to the base page, and map=mem at
+#    the PMD size (align=2M, 4K and map=mem align=2M on x86-64): a pattern
+#    written through a mapping of the device-dax device at its start and
+#    end reads back identical after each rebind (request off, on,
+#    default), and at the PMD alignment after a daxctl
+#    disable-device/enable-device round trip, which rebinds device_dax
+#    alone.
 # Reconfiguring the namespace to another mode is not meant to keep data and
 # is not tested here.  Where the trace event is available each rebind must
 # also have used the backend its request asks for.
@@ -122,7 +124,8 @@ fsdax_data() {
 		return
 	fi
 	pmem=$(mi_ns_dev blockdev)
-	if ! mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=1,lazy_journal_init=1 \
+	# DAX needs a file system block of the base page size.
+	if ! mkfs.ext4 -q -F -b "$MI_PAGE_SIZE" -E lazy_itable_init=1,lazy_journal_init=1 \
 		"/dev/$pmem" >"$MI_TMP/mkfs.out" 2>&1; then
 		mi_indent <"$MI_TMP/mkfs.out"
 		rc=1
@@ -148,17 +151,21 @@ fsdax_data mem 0
 
 # ------------------------------------------------------------ devdax
 
-# The pattern covers the first 8 MiB and the last 4 MiB of the device.
+# The pattern covers the first 8 MiB and the last 4 MiB of the device, or
+# two and one of its alignment units where those are larger (a mapping of
+# a device-dax device starts and ends on its alignment).
 dax_regions() {
-	local dax size
+	local dax size len
 	dax=$(mi_ns_dev chardev)
 	if [ -z "$dax" ] || [ ! -c "/dev/$dax" ]; then
 		ktap_print_msg "no device-dax device on $MI_NS"
 		return 1
 	fi
 	size=$(cat "/sys/bus/dax/devices/$dax/size")
-	echo "/dev/$dax 0 $((8 << 20))"
-	echo "/dev/$dax $((size - (4 << 20))) $((4 << 20))"
+	len=$(cat "/sys/bus/dax/devices/$dax/align" 2>/dev/null || echo 0)
+	[ "$len" -ge $((4 << 20)) ] || len=$((4 << 20))
+	echo "/dev/$dax 0 $((2 * len))"
+	echo "/dev/$dax $((size - len)) $len"
 }
 
 # dax_pattern_all fill|check
@@ -179,8 +186,9 @@ dax_verify() {
 	dax_pattern_all check
 }
 
-# map=mem align=2M: compound pages whose tails share vmemmap pages.
-for layout in dev:2M dev:4K mem:2M; do
+# map=mem at the PMD size: compound pages whose tails share vmemmap pages.
+pmd=dev:$MI_ALIGN_PMD
+for layout in "$pmd" "dev:$MI_ALIGN_PAGE" "mem:$MI_ALIGN_PMD"; do
 	map=${layout%:*} align=${layout#*:}
 	name="devdax align=$align"
 	altmap=1
@@ -189,7 +197,7 @@ for layout in dev:2M dev:4K mem:2M; do
 		altmap=0
 	fi
 	n=4
-	[ "$layout" != dev:2M ] || n=5
+	[ "$layout" != "$pmd" ] || n=5
 	if ! mi_ns_reconfig --mode=devdax --map="$map" --align="$align"; then
 		results 0 $n "$name: data test" fail "cannot configure devdax"
 		continue
@@ -202,7 +210,7 @@ for layout in dev:2M dev:4K mem:2M; do
 		continue
 	fi
 	each_rebind "$name" generic "$altmap" dax_verify
-	[ "$layout" = dev:2M ] || continue
+	[ "$layout" = "$pmd" ] || continue
 
 	# daxctl round trip: unbind and rebind device_dax alone, which maps
 	# the device-dax range again with the request dax_pmem copied.

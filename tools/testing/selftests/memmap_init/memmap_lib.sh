@@ -70,6 +70,26 @@ MI_EVENT=memmap/memmap_init_zone_device
 # The base page size of the running kernel.
 MI_PAGE_SIZE=$(getconf PAGESIZE 2>/dev/null ||
 	awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
+# The PMD size, a devdax namespace's huge alignment: as THP reports it, else
+# a page of 8-byte page table entries times the page size (x86-64, arm64,
+# riscv64 and every other architecture with 8-byte entries at that level).
+MI_PMD_SIZE=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null ||
+	echo $((MI_PAGE_SIZE * MI_PAGE_SIZE / 8)))
+
+# mi_size_name BYTES: BYTES as ndctl's --align takes it (4K, 2M, 512M, 1G).
+mi_size_name() {
+	local b=$1 u
+	for u in K M G; do
+		b=$((b / 1024))
+		if [ $((b % 1024)) -ne 0 ] || [ "$u" = G ]; then
+			echo "$b$u"
+			return
+		fi
+	done
+}
+# The devdax alignments the tests use: the base page and the PMD.
+MI_ALIGN_PAGE=$(mi_size_name "$MI_PAGE_SIZE")
+MI_ALIGN_PMD=$(mi_size_name "$MI_PMD_SIZE")
 # What the namespace attribute reads.
 MI_NS_ATTR_RE='^(\[default\] on off|default \[on\] off|default on \[off\])$'
 # Kernel log lines that report a problem: warnings, BUGs, oopses, panics,
@@ -84,11 +104,11 @@ MI_REPORTS+='|is uninitialized and poisoned'
 MI_NS_TYPES=(
 	"fsdax map=dev|--mode=fsdax --map=dev|fs_dax|1"
 	"fsdax map=mem|--mode=fsdax --map=mem|fs_dax|0"
-	"devdax align=4K|--mode=devdax --map=dev --align=4K|generic|1"
-	"devdax align=2M|--mode=devdax --map=dev --align=2M|generic|1"
+	"devdax align=$MI_ALIGN_PAGE|--mode=devdax --map=dev --align=$MI_ALIGN_PAGE|generic|1"
+	"devdax align=$MI_ALIGN_PMD|--mode=devdax --map=dev --align=$MI_ALIGN_PMD|generic|1"
 	# Compound pages without an altmap: their tails share vmemmap pages,
 	# so memmap_init_compound() initializes fewer tails than the order.
-	"devdax map=mem align=2M|--mode=devdax --map=mem --align=2M|generic|0"
+	"devdax map=mem align=$MI_ALIGN_PMD|--mode=devdax --map=mem --align=$MI_ALIGN_PMD|generic|0"
 )
 MI_REQUESTS=(default on off)
 
