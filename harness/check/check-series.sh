@@ -3,7 +3,7 @@
 #
 # check-series.sh: the checks a maintainer runs on the series itself.
 #
-#   check-series.sh [--build DIR] [checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]
+#   check-series.sh [--build DIR] [checkpatch|first|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]
 #                   (default: all)
 #
 #   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-y build
@@ -16,6 +16,11 @@
 #               against v11 (patches/v11-fixes/, patches/mm-unstable/): no output but
 #               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
 #               also on the ndctl series in patches/ndctl/ (MZ_NDCTL_CHECKPATCH)
+#   first       the C files the first series touches compile at its end,
+#               without the follow-up series (branch opt-in), with the
+#               stream-y config: make check builds the whole series, where
+#               a first series that only the follow-up completes builds
+#               too; bisect checks every patch, in an hour or more
 #   bisect      every patch of the fixes and both series builds on its own
 #               with the stream-y config
 #               (incremental builds in one O= directory, one per commit);
@@ -45,7 +50,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ${0##*/} [--build DIR] [checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]" >&2
+	echo "usage: ${0##*/} [--build DIR] [checkpatch|first|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]" >&2
 	exit 2
 }
 prebuilt=
@@ -56,7 +61,7 @@ if [ "${1:-}" = --build ]; then
 	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh $MZ_STREAM_VARIANT output directory)"
 fi
 what=${1:-all}
-case "$what" in checkpatch|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all) ;; *) usage ;; esac
+case "$what" in checkpatch|first|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all) ;; *) usage ;; esac
 [ $# -le 1 ] || usage
 
 tree=$("$MZ_ROOT/harness/series/tree.sh" apply)
@@ -221,6 +226,31 @@ arm64() {
 	info "arm64: ${objs[*]} build without warnings"
 }
 
+first() {
+	local wt out
+	local -a objs
+	if ! g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH" >/dev/null; then
+		info "first: no follow-up series, so the first series is the whole series (the kernel build covers it)"
+		return 0
+	fi
+	mapfile -t objs < <(g diff --name-only "$MZ_BASE_TAG" "$MZ_FIRST_BRANCH" -- '*.c' ':!tools' | sed 's/\.c$/.o/')
+	[ ${#objs[@]} -gt 0 ] || die "first: the first series touches no C file"
+	wt=$(worktree)
+	out=$MZ_BUILD/check-first
+	git -C "$wt" checkout -q --detach "$MZ_FIRST_BRANCH"
+	: >"$MZ_LOGS/check-first.log"
+	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-first.log" \
+		kernel/configs/tiny.config arch/x86/configs/tiny.config \
+		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$MZ_STREAM_VARIANT.config"
+	info "first: building ${#objs[@]} objects at the end of the first series ($MZ_FIRST_BRANCH)"
+	mz_run "$MZ_LOGS/check-first.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig "${objs[@]}" ||
+		die "the first series alone ($MZ_FIRST_BRANCH) does not build; see $MZ_LOGS/check-first.log"
+	if grep -E 'warning:' "$MZ_LOGS/check-first.log" | grep -F -f <(printf '%s\n' "${objs[@]/%.o/.c}"); then
+		die "first: compiler warnings in files the first series touches (above)"
+	fi
+	info "first: ${objs[*]} build at the end of the first series"
+}
+
 nozd() {
 	local wt out objs=(drivers/nvdimm/namespace_devs.o drivers/nvdimm/pmem.o mm/mm_init.o)
 	wt=$(worktree)
@@ -244,6 +274,7 @@ codegen() {
 
 case "$what" in
 checkpatch) checkpatch ;;
+first) first ;;
 codegen) codegen ;;
 nozd) nozd ;;
 bisect) bisect ;;
@@ -254,7 +285,7 @@ all)
 	# Every check runs, each in its own process (a failing one stops only
 	# itself), and the status says whether any failed.
 	failed=()
-	for s in checkpatch codegen bisect sparse arm64 kunit-arm64 nozd; do
+	for s in checkpatch codegen first bisect sparse arm64 kunit-arm64 nozd; do
 		info "=== $s"
 		"$0" ${prebuilt:+--build "$prebuilt"} "$s" || failed+=("$s")
 	done

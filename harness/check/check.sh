@@ -18,6 +18,8 @@
 #               the series, gets CONFIG_MEMMAP_STREAMING=y (distro-config.sh)
 #   kernel      the series builds (variant stream-y), with the series'
 #               KUnit test as a module (base.config)
+#   first       the C files the first series touches compile without its
+#               follow-up series (check-series.sh first)
 #   ndctl       the companion ndctl series applies to ndctl 81 (fetched
 #               from Debian and verified) and builds (build-ndctl.sh);
 #               the matrix's guests run it
@@ -111,6 +113,7 @@ step distro-config "$H/build/distro-config.sh"
 build=
 kernel() { build=$("$H/build/build-kernel.sh" "$MZ_STREAM_VARIANT"); }
 step kernel kernel
+step first "$H/check/check-series.sh" first
 ndctl_root=
 build_ndctl() { ndctl_root=$("$H/build/build-ndctl.sh"); }
 step ndctl build_ndctl
