@@ -311,6 +311,13 @@ mz_run() {
 	return "$rc"
 }
 
+# mz_kernelversion DIR: the kernel version of the source tree DIR.  A make
+# run from make (make -C ... check) passes "w" in MAKEFLAGS, and the
+# sub-make would print its directory around the version.
+mz_kernelversion() {
+	make -s --no-print-directory -C "$1" kernelversion
+}
+
 # mz_cc: the C compiler command for builds: "ccache gcc" when ccache is
 # installed (in CCACHE_DIR, up to 8 GiB), else gcc.
 mz_cc() {

@@ -62,7 +62,7 @@ info "extracting ${tarball##*/} (~35 s)"
 tar -C "$tmp" -xf "$tarball"
 top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1)
 if [ -z "$top" ] || [ ! -f "$top/Makefile" ]; then die "unexpected layout in $tarball"; fi
-ver=$(make -s -C "$top" kernelversion 2>/dev/null)
+ver=$(mz_kernelversion "$top" 2>/dev/null)
 [ "$ver" = "$MZ_BASE_VERSION" ] || die "$tarball holds Linux $ver, expected $MZ_BASE_VERSION"
 rm -rf "$src"
 mv "$top" "$src"

@@ -56,7 +56,7 @@ make_base() {
 		[ -f "$LINUX_SRC/Makefile" ] || die "LINUX_SRC=$LINUX_SRC is not a kernel tree"
 		src=$(cd "$LINUX_SRC" && pwd)
 		local ver
-		ver=$(make -s -C "$src" kernelversion)
+		ver=$(mz_kernelversion "$src")
 		case "$ver" in 7.3.*) ;; *) die "LINUX_SRC=$src is Linux $ver; this series targets 7.3.y" ;; esac
 		info "copying base from LINUX_SRC=$src (Linux $ver)"
 		mkdir -p "$MZ_TREE"
@@ -88,7 +88,7 @@ make_base() {
 	# checkpatch.pl keeps its CamelCase cache at the top of the tree.
 	echo '/.checkpatch-camelcase.*' >>"$MZ_TREE/.git/info/exclude"
 	g add -A -f .
-	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE g commit -q -m "Linux $(make -s -C "$MZ_TREE" kernelversion) (base)"
+	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE g commit -q -m "Linux $(mz_kernelversion "$MZ_TREE") (base)"
 	g tag "$MZ_RELEASE_TAG"
 }
 

@@ -38,6 +38,14 @@ fake_build() {
 
 # --- argument errors: usage and exit 2 -------------------------------------
 
+@test "mz_kernelversion: the version alone, also under a make run with -C (MAKEFLAGS has w)" {
+	mkdir -p "$T/k"
+	printf 'kernelversion:\n\t@echo 7.3.4\n' >"$T/k/Makefile"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	MAKEFLAGS=w run -0 bash -c '. "$1/lib.sh" && mz_kernelversion "$2"' _ "$H" "$T/k"
+	[ "$output" = 7.3.4 ]
+}
+
 @test "deps.sh: arguments are a usage error" {
 	run -2 "$H/deps.sh" --now
 	[[ "$output" == *usage:* ]]

@@ -187,7 +187,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 }
 
 @test "patches/v11-fixes/ then patches/mm-unstable/ are Part 2 of patches/, and each fix names a cited commit in Fixes:" {
-	local part1 nfix subj id p
+	local part1 nfix id p
 	# shellcheck disable=SC2016
 	read -r part1 nfix < <(bash -c '. "$1/harness/lib.sh" && echo "$MZ_PART1 $MZ_V11_FIXES_N"' _ "$ROOT")
 	# The subject, unfolded, without its [PATCH n/m].
