@@ -17,7 +17,9 @@
 #                        to patches/v11-fixes/ (the cover letter's text
 #                        kept from the one there), the rest to
 #                        patches/mm-unstable/, with a cover letter naming
-#                        that base
+#                        v11's commits by their mm-stable ids
+#                        (patches/cited-commits.txt) and, when the base is
+#                        a local rebuild of v11, that base
 #   upstream.sh apply    MZ_UPSTREAM_SRC's HEAD plus patches/fixes/,
 #                        patches/v11-fixes/ and patches/mm-unstable/
 #                        (git am) in $MZ_UPSTREAM_TREE; prints its path
@@ -189,16 +191,42 @@ export)
 	# with the base it sits on in place of the paragraph that explains
 	# the 7.3.4 form, and without the line naming this project's report
 	# script.  One text for both postings.
-	v11=$(git -C "$src" log --format='  %h ("%s")' -n 20 "$base" -- mm/mm_init.c include/linux/string.h \
+	# v11's commits in the base, named by their ids in mm-stable where
+	# patches/cited-commits.txt has them: a base that is a local rebuild
+	# of v11 (7.3.y plus its patches) has ids of its own, which the cover
+	# letter names only as the tree it was exported on.
+	v11=
+	rebuilt=0
+	while IFS=$'\t' read -r id subj; do
+		up=$(awk -v s="$subj" '{ i = index($0, " "); r = substr($0, i + 1); j = index(r, " | ")
+			if (j && substr(r, 1, j - 1) == s) { print $1; exit } }' "$MZ_PATCHES/cited-commits.txt")
+		if [ -z "$up" ]; then
+			rebuilt=1
+			continue
+		fi
+		[ "${id:0:${#up}}" = "$up" ] || rebuilt=1
+		v11+="  $up (\"$subj\")"$'\n'
+	done < <(git -C "$src" log --format='%H%x09%s' -n 20 "$base" -- mm/mm_init.c include/linux/string.h \
 		arch/x86/include/asm/string_64.h include/linux/mm.h |
 		grep -E 'zone-device|zone_device|ZONE_DEVICE|memcpy_nontemporal|memcpy_flushcache|set_page_section_from_pfn' || true)
+	[ -n "$v11" ] || die "MZ_UPSTREAM_SRC's HEAD ${base:0:12}: none of its commits is one of v11's in patches/cited-commits.txt"
 	{
-		echo "It applies on $(git -C "$src" log -1 --format='%h ("%s")' "$base")"
-		echo "with, on top, the $MZ_V11_FIXES_N fixes posted as"
-		echo "\"$(head -n 1 "$tmp/fixes-desc")\"."
-		echo "The base has these commits of v11:"
-		echo
-		echo "$v11"
+		if [ "$rebuilt" = 0 ]; then
+			echo "It applies on $(git -C "$src" log -1 --format='%h ("%s")' "$base")"
+			echo "with, on top, the $MZ_V11_FIXES_N fixes posted as"
+			echo "\"$(head -n 1 "$tmp/fixes-desc")\"."
+			echo "The base has these commits of v11:"
+			echo
+			printf '%s' "$v11"
+		else
+			echo "It applies on v11 with, on top, the $MZ_V11_FIXES_N fixes posted as"
+			echo "\"$(head -n 1 "$tmp/fixes-desc")\"."
+			echo "It was exported on, and tested with, $(git -C "$src" log -1 --format='%h' "$base"): Linux $(mz_kernelversion "$src")"
+			echo "with v11's patches applied (no mm-stable tree was at hand).  v11's"
+			echo "commits in mm-stable:"
+			echo
+			printf '%s' "$v11"
+		fi
 	} >"$tmp/base"
 	git -C "$series" config "branch.$first.description" >"$tmp/first-desc" ||
 		die "branch $first of $series has no description (its cover letter's text)"
