@@ -123,6 +123,17 @@ worktree() {
 	echo "$wt"
 }
 
+# guest_config WT REV OUT LOG: WT checked out at REV, and OUT configured
+# as the guest's kernel of the default variant (the tiny configurations,
+# base.config and MZ_STREAM_VARIANT's fragment); LOG starts empty.
+guest_config() {
+	git -C "$1" checkout -q --detach "$2"
+	: >"$4"
+	mz_merge_config "$1" "$3" "$4" \
+		kernel/configs/tiny.config arch/x86/configs/tiny.config \
+		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$MZ_STREAM_VARIANT.config"
+}
+
 bisect() {
 	local wt out c n=0 subj from=${MZ_BISECT_FROM:-$MZ_RELEASE_TAG} to=${MZ_BISECT_TO:-series}
 	g rev-parse -q --verify "$from^{commit}" >/dev/null ||
@@ -137,11 +148,7 @@ bisect() {
 		die "MZ_BISECT_TO=$to: no patch after MZ_BISECT_FROM=$from"
 	wt=$(worktree)
 	out=$MZ_BUILD/check-bisect
-	git -C "$wt" checkout -q --detach "$MZ_RELEASE_TAG"
-	: >"$MZ_LOGS/check-bisect.log"
-	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-bisect.log" \
-		kernel/configs/tiny.config arch/x86/configs/tiny.config \
-		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$MZ_STREAM_VARIANT.config"
+	guest_config "$wt" "$MZ_RELEASE_TAG" "$out" "$MZ_LOGS/check-bisect.log"
 	# From a revision past the base: that revision's own build first,
 	# the ground the next patches build on.
 	[ "$(g rev-parse "$from^{commit}")" = "$(g rev-parse "$MZ_RELEASE_TAG^{commit}")" ] || {
@@ -237,11 +244,7 @@ first() {
 	[ ${#objs[@]} -gt 0 ] || die "first: the first series touches no C file"
 	wt=$(worktree)
 	out=$MZ_BUILD/check-first
-	git -C "$wt" checkout -q --detach "$MZ_FIRST_BRANCH"
-	: >"$MZ_LOGS/check-first.log"
-	mz_merge_config "$wt" "$out" "$MZ_LOGS/check-first.log" \
-		kernel/configs/tiny.config arch/x86/configs/tiny.config \
-		"$MZ_ROOT/Kconfig.fragments/base.config" "$MZ_ROOT/Kconfig.fragments/$MZ_STREAM_VARIANT.config"
+	guest_config "$wt" "$MZ_FIRST_BRANCH" "$out" "$MZ_LOGS/check-first.log"
 	info "first: building ${#objs[@]} objects at the end of the first series ($MZ_FIRST_BRANCH)"
 	mz_run "$MZ_LOGS/check-first.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig "${objs[@]}" ||
 		die "the first series alone ($MZ_FIRST_BRANCH) does not build; see $MZ_LOGS/check-first.log"
