@@ -34,6 +34,8 @@
 #include <linux/hugetlb.h>
 #include <linux/unroll.h>
 #include <linux/sched/isolation.h>
+#include <linux/sched/user_worker.h>
+#include <linux/workqueue.h>
 #include "internal.h"
 #include "mm_init.h"
 #include "page_alloc.h"
@@ -1223,11 +1225,10 @@ static void zone_device_memmap_check_template(unsigned long start_pfn,
  * non-temporal stores before it returns, which is before its thread
  * reports the chunk done.
  */
-static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
-						unsigned long end_pfn,
-						void *arg)
+static void __ref
+zone_device_memmap_init_range(unsigned long start_pfn, unsigned long end_pfn,
+			      const struct zone_device_memmap_job *job)
 {
-	const struct zone_device_memmap_job *job = arg;
 	unsigned int pfns_per_compound = job->pfns_per_compound;
 	bool streaming = job->streaming;
 	struct page template;
@@ -1281,18 +1282,110 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 
 /*
  * Multithreaded init.  One CPU writes struct pages about as fast as it can
- * store to memory, so a large range is split into chunks that padata hands
- * to threads near the range's memory.  Chunks are multiples of a compound
- * page and of a memory section, and write at least two sections' worth of
- * struct pages: a range of less than two chunks stays on the calling
- * thread.  Waking a helper costs about as much as writing a section's
- * struct pages (see the changelog).
+ * store to memory, so a large range is split into chunks that helper
+ * threads take turns with the calling thread to initialize.  Chunks are
+ * multiples of a compound page and of a memory section, and write at least
+ * two sections' worth of struct pages: a range of less than two chunks
+ * stays on the calling thread.  Starting a helper costs about as much as
+ * writing a section's struct pages (see the changelog).
  */
 #define ZONE_DEVICE_MEMMAP_MIN_CHUNK	(2 * PAGES_PER_SECTION)
 
 /*
+ * A user task's helper is a thread it forks and waits for, which costs
+ * more than a work item: its chunks are this many times as large (see the
+ * changelog).
+ */
+#define ZONE_DEVICE_MEMMAP_USER_SCALE	4
+
+/* Chunks per thread, so that threads that finish early take more. */
+#define ZONE_DEVICE_MEMMAP_CHUNKS	4
+
+/* The helpers of kernel threads: unbound, one pool per node. */
+static struct workqueue_struct *zone_device_memmap_wq;
+
+struct zone_device_memmap_split;
+
+/* A helper: a work item for a kernel thread, a thread for a user task. */
+struct zone_device_memmap_helper {
+	union {
+		struct work_struct work;
+		struct user_worker worker;
+	};
+	struct zone_device_memmap_split *split;
+};
+
+/*
+ * One range being initialized by several threads; allocated, not on the
+ * calling thread's stack (see the changelog).
+ */
+struct zone_device_memmap_split {
+	const struct zone_device_memmap_job *job;
+	/* Whether the helpers are threads of the calling task's process. */
+	bool user;
+	unsigned long end;
+	unsigned long chunk;
+	/* Protects next, busy and threads. */
+	spinlock_t lock;
+	/* The first PFN no thread has taken. */
+	unsigned long next;
+	/* Chunks taken and not yet done. */
+	unsigned int busy;
+	/* Threads that took a chunk. */
+	int threads;
+	/* Completed when every chunk is done. */
+	struct completion done;
+	struct zone_device_memmap_helper helpers[];
+};
+
+/*
+ * Take chunks and initialize them until none is left.  A chunk ends at a
+ * multiple of the chunk size, so that a range that does not start at one
+ * has a short first chunk and every other one is whole.
+ */
+static void zone_device_memmap_run(struct zone_device_memmap_split *split)
+{
+	bool took = false;
+
+	spin_lock(&split->lock);
+	while (split->next < split->end) {
+		unsigned long start = split->next;
+		unsigned long end = min(roundup(start + 1, split->chunk),
+					split->end);
+
+		split->next = end;
+		split->busy++;
+		if (!took) {
+			split->threads++;
+			took = true;
+		}
+		spin_unlock(&split->lock);
+
+		zone_device_memmap_init_range(start, end, split->job);
+
+		spin_lock(&split->lock);
+		if (!--split->busy && split->next == split->end)
+			complete(&split->done);
+	}
+	spin_unlock(&split->lock);
+}
+
+static void zone_device_memmap_work(struct work_struct *work)
+{
+	zone_device_memmap_run(container_of(work, struct zone_device_memmap_helper,
+					    work)->split);
+}
+
+static void zone_device_memmap_worker(struct user_worker *worker)
+{
+	zone_device_memmap_run(container_of(worker, struct zone_device_memmap_helper,
+					    worker)->split);
+}
+
+/*
  * The smallest chunk, in pages of the range, that writes
- * ZONE_DEVICE_MEMMAP_MIN_CHUNK struct pages.  Where the tails of a compound
+ * ZONE_DEVICE_MEMMAP_MIN_CHUNK struct pages, ZONE_DEVICE_MEMMAP_USER_SCALE
+ * times that for a user task's helpers (@user).  Where the tails of a compound
  * page share vmemmap pages (compound_nr_pages()), a compound page writes
  * fewer struct pages than it maps, so the chunk maps more pages.  The first
  * page decides: a range that starts in a boot section, whose first compound
@@ -1302,101 +1395,181 @@ static void __ref zone_device_memmap_init_range(unsigned long start_pfn,
 static unsigned long
 zone_device_memmap_min_chunk(unsigned long pfn,
 			     const struct zone_device_memmap_job *job,
-			     unsigned long align)
+			     unsigned long align, bool user)
 {
 	unsigned long written = compound_nr_pages(pfn, job->altmap, job->pgmap);
-	unsigned long compounds = DIV_ROUND_UP(ZONE_DEVICE_MEMMAP_MIN_CHUNK,
-					       written);
+	unsigned long min = ZONE_DEVICE_MEMMAP_MIN_CHUNK;
+	unsigned long compounds;
+
+	if (user)
+		min *= ZONE_DEVICE_MEMMAP_USER_SCALE;
+	compounds = DIV_ROUND_UP(min, written);
 
 	return roundup(compounds * job->pfns_per_compound, align);
 }
 
 /*
- * The CPUs that may run helpers for a range of node *@nid, into @cpus, and
- * how many threads may initialize it, the caller's included.  The node is
- * *@nid, or the nearest node with CPUs when it has none (pmem and CXL
- * memory often sit on such a node).
- *
- * The calling task is the requester: the init runs on its behalf, in its
- * context (for a libnvdimm or device-dax bind, the worker that registers
- * the device).  The helpers run one to a CPU in per-CPU workers, whose
- * CPU time is not charged to the requester or its cgroup, so the
- * requester's own limits decide which CPUs they may take: those of the
- * node that are online, that it may run on (its cpuset and affinity; a
- * kernel worker's affinity is the workqueue cpumask), and that isolcpus=
- * or nohz_full= did not set apart.  The count is the number of those
- * CPUs, so the placement and the count agree; no helper at all when the
- * requester asked to be background work (a positive nice value).
+ * The CPUs of node @nid that the calling task may use and that isolcpus=
+ * or nohz_full= did not set apart, into @cpus; their number, at least 1.
+ * A kernel thread's own CPUs stand for those of its work: an unbound
+ * worker's are the workqueue cpumask.
  */
-static int zone_device_memmap_cpus(int *nid, struct cpumask *cpus)
+static int zone_device_memmap_cpus(int nid, struct cpumask *cpus)
 {
-	cpumask_clear(cpus);
-
-	if (!node_state(*nid, N_CPU)) {
-		int near = numa_nearest_node(*nid, N_CPU);
-
-		if (near == NUMA_NO_NODE)
-			return 1;
-		*nid = near;
-	}
-
-	if (task_nice(current) > 0)
-		return 1;
-
-	cpumask_and(cpus, cpumask_of_node(*nid), cpu_online_mask);
+	cpumask_and(cpus, cpumask_of_node(nid), cpu_online_mask);
 	cpumask_and(cpus, cpus, current->cpus_ptr);
-	cpumask_and(cpus, cpus, housekeeping_cpumask(HK_TYPE_DOMAIN));
-	cpumask_and(cpus, cpus, housekeeping_cpumask(HK_TYPE_WQ));
+	/* cpuset updates the housekeeping masks and frees the old ones. */
+	scoped_guard(rcu) {
+		cpumask_and(cpus, cpus, housekeeping_cpumask(HK_TYPE_DOMAIN));
+		cpumask_and(cpus, cpus, housekeeping_cpumask(HK_TYPE_WQ));
+	}
 
 	return max(cpumask_weight(cpus), 1);
 }
 
 /*
- * Split [@start_pfn, @start_pfn + @nr_pages) over the CPUs that
- * zone_device_memmap_cpus() allows and initialize it.  Return the number
- * of threads that did, and in *@nid the node whose CPUs may run the
- * helpers.
+ * Start up to @nr helpers for @split; return how many started.  A user
+ * task's are threads of its process (user_worker_start()), on @cpus as far
+ * as its cpuset allows; a kernel thread's are work items of an unbound
+ * workqueue queued on node @nid.
+ */
+static int zone_device_memmap_start(struct zone_device_memmap_split *split,
+				    int nr, int nid, const struct cpumask *cpus)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct zone_device_memmap_helper *helper = &split->helpers[i];
+
+		helper->split = split;
+		if (!split->user) {
+			INIT_WORK(&helper->work, zone_device_memmap_work);
+			queue_work_node(nid, zone_device_memmap_wq, &helper->work);
+			continue;
+		}
+		helper->worker.fn = zone_device_memmap_worker;
+		if (user_worker_start(&helper->worker, cpus, nid, "memmap_init"))
+			break;
+	}
+	return i;
+}
+
+/*
+ * Once every chunk is done: cancel the work items that have not started
+ * and wait for those running, which find no chunk left; wait for the
+ * threads to exit, so that the process holds none of them once the
+ * calling thread returns (one not yet run must run once).
+ */
+static void zone_device_memmap_stop(struct zone_device_memmap_split *split,
+				    int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (split->user)
+			user_worker_wait(&split->helpers[i].worker);
+		else
+			cancel_work_sync(&split->helpers[i].work);
+	}
+}
+
+/*
+ * Initialize [@start_pfn, @start_pfn + @nr_pages), on as many threads as
+ * zone_device_memmap_cpus() allows and the range has chunks for.  Return
+ * the number of threads that did, and in *@nid the node whose CPUs were
+ * counted.
  */
 static int zone_device_memmap_init(unsigned long start_pfn,
 				   unsigned long nr_pages, int *nid,
-				   struct zone_device_memmap_job *job)
+				   const struct zone_device_memmap_job *job)
 {
 	unsigned long align = max_t(unsigned long, job->pfns_per_compound,
 				    PAGES_PER_SECTION);
-	struct padata_mt_job mt_job = {
-		.thread_fn   = zone_device_memmap_init_range,
-		.fn_arg      = job,
-		.start       = start_pfn,
-		.size        = nr_pages,
-		.align       = align,
-		.min_chunk   = zone_device_memmap_min_chunk(start_pfn, job, align),
-		.numa_aware  = false,
-		.max_threads = 1,
-	};
+	bool user = current->mm && !(current->flags & PF_KTHREAD);
+	unsigned long min_chunk = zone_device_memmap_min_chunk(start_pfn, job,
+							       align, user);
+	struct zone_device_memmap_split *split;
 	cpumask_var_t cpus;
-	int threads;
+	int nr, started, threads;
 
-	/* Without a mask, the init runs on the calling thread alone. */
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
-		zone_device_memmap_init_range(start_pfn, start_pfn + nr_pages, job);
-		return 1;
+	/* Report the node whose CPUs would run helpers, used or not. */
+	if (!node_state(*nid, N_CPU)) {
+		int near = numa_nearest_node(*nid, N_CPU);
+
+		if (near != NUMA_NO_NODE)
+			*nid = near;
 	}
 
-	mt_job.max_threads = zone_device_memmap_cpus(nid, cpus);
-	mt_job.cpumask = cpus;
-
 	/*
-	 * Chunk boundaries fall on multiples of the chunk size, so a range
-	 * that does not start at a compound page boundary (none is known)
-	 * could have a compound page split between two threads.
+	 * No helper for an io_uring worker, whose PF_IO_WORKER its threads
+	 * would inherit, or without the workqueue.  Chunk boundaries fall on
+	 * multiples of the chunk size, so a range that does not start at a
+	 * compound page boundary (none is known) could have a compound page
+	 * split between two threads.
 	 */
-	if (!IS_ALIGNED(start_pfn, job->pfns_per_compound))
-		mt_job.max_threads = 1;
+	if ((current->flags & PF_IO_WORKER) ||
+	    (!user && !zone_device_memmap_wq) ||
+	    nr_pages < 2 * min_chunk ||
+	    !IS_ALIGNED(start_pfn, job->pfns_per_compound) ||
+	    !zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		goto alone;
 
-	threads = padata_do_multithreaded(&mt_job);
+	nr = min_t(unsigned long, zone_device_memmap_cpus(*nid, cpus),
+		   nr_pages / min_chunk);
+	split = nr > 1 ? kzalloc(struct_size(split, helpers, nr - 1),
+				 GFP_KERNEL) : NULL;
+	if (!split) {
+		free_cpumask_var(cpus);
+		goto alone;
+	}
+
+	split->job = job;
+	split->user = user;
+	split->end = start_pfn + nr_pages;
+	split->chunk = roundup(max(nr_pages / (nr * ZONE_DEVICE_MEMMAP_CHUNKS),
+				   min_chunk), align);
+	spin_lock_init(&split->lock);
+	split->next = start_pfn;
+	init_completion(&split->done);
+
+	started = zone_device_memmap_start(split, nr - 1, *nid, cpus);
 	free_cpumask_var(cpus);
+	zone_device_memmap_run(split);
+	wait_for_completion(&split->done);
+	zone_device_memmap_stop(split, started);
+
+	threads = split->threads;
+	kfree(split);
 	return threads;
+
+alone:
+	zone_device_memmap_init_range(start_pfn, start_pfn + nr_pages, job);
+	return 1;
 }
+
+static int __init zone_device_memmap_wq_init(void)
+{
+	struct workqueue_attrs *attrs;
+	int ret = -ENOMEM;
+
+	zone_device_memmap_wq = alloc_workqueue("zone_device_memmap",
+						WQ_UNBOUND, 0);
+	if (!zone_device_memmap_wq)
+		return -ENOMEM;
+
+	/* Helpers run on the node they are queued for, as the caller asks. */
+	attrs = alloc_workqueue_attrs();
+	if (attrs) {
+		attrs->affn_scope = WQ_AFFN_NUMA;
+		attrs->affn_strict = true;
+		ret = apply_workqueue_attrs(zone_device_memmap_wq, attrs);
+		free_workqueue_attrs(attrs);
+	}
+	if (ret)
+		pr_warn("zone_device_memmap: helpers not node-affine: %d\n", ret);
+	return 0;
+}
+core_initcall(zone_device_memmap_wq_init);
 
 void __ref memmap_init_zone_device(struct zone *zone,
 				   unsigned long start_pfn,

@@ -15,7 +15,7 @@
 #  - test_hmm rejects a bad memmap_streaming= parameter;
 #  - the multithreaded init has no tunable of its own: no
 #    memmap_init_zone_device directory in debugfs, no max_threads or
-#    min_chunk_pages (the binding task's CPUs and nice value steer it;
+#    min_chunk_pages (the binding task's CPUs and cgroup limit it;
 #    memmap_threads.sh tests them).
 
 # shellcheck source=memmap_lib.sh

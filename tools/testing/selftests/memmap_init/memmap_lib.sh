@@ -55,10 +55,11 @@
 # The trace event and the pr_debug line also report how many threads ran
 # the init (threads=T, "on T thread(s)") and the node whose CPUs ran the
 # helpers (nid=N): memmap_init_zone_device() splits a large range into
-# chunks that padata hands to threads on the CPUs of the range's node, or
-# of the nearest node with CPUs.  No knob steers it; the binding task's
-# limits do: its allowed CPUs, its nice value, and the node's housekeeping
-# CPUs (mi_threads_expected; mi_limited runs a bind under such a limit).
+# chunks that the binding thread and its helpers take in turn, on the CPUs
+# of the range's node, or of the nearest node with CPUs.  No knob steers
+# it; the binding task's limits do: its allowed CPUs and the node's
+# housekeeping CPUs (mi_threads_expected; mi_limited runs a bind under
+# such a limit), and its cgroup's limits apply to its helpers.
 
 MI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../kselftest/ktap_helpers.sh
@@ -194,7 +195,7 @@ mi_cleanup() {
 	mi_p2p_restore || rc=$KSFT_FAIL
 	mi_hmem_restore || rc=$KSFT_FAIL
 	mi_wq_restore
-	mi_cpuset_leave "$BASHPID"
+	mi_cgroup_leave "$BASHPID"
 	mi_prdebug_off
 	if [ -n "$MI_TRACE" ] && [ -d "$MI_TRACE" ]; then
 		echo 0 >"$MI_TRACE/events/$MI_EVENT/enable" 2>/dev/null
@@ -379,21 +380,75 @@ mi_trace_wait() {
 	mi_trace_events
 }
 
-# mi_trace_helpers_on: record where workqueue work items run too, for
-# mi_trace_helpers; false, saying why, when the trace instance cannot.
-MI_WQ_EVENT=workqueue/workqueue_execute_start
+# mi_trace_helpers_on: record where the multithreaded init's helpers run
+# too, for mi_trace_helpers: the switches to and from a user task's
+# helpers (threads named memmap_init) and the work items of a kernel
+# thread's; false, saying why, when the trace instance cannot.
+MI_HELPER_TASK=memmap_init
+MI_HELPER_WORK=zone_device_memmap_work
+MI_SWITCH_EVENT=sched/sched_switch
+MI_WQ_EVENTS="workqueue/workqueue_execute_start workqueue/workqueue_execute_end"
 mi_trace_helpers_on() {
-	echo 1 2>/dev/null >"$MI_TRACE/events/$MI_WQ_EVENT/enable" && return 0
-	ktap_print_msg "cannot enable $MI_WQ_EVENT in $MI_TRACE"
-	return 1
+	local e
+	mi_trace_switches ""
+	for e in $MI_SWITCH_EVENT $MI_WQ_EVENTS; do
+		echo 1 2>/dev/null >"$MI_TRACE/events/$e/enable" && continue
+		ktap_print_msg "cannot enable $e in $MI_TRACE"
+		return 1
+	done
 }
 
-# mi_trace_helpers: the CPU of every padata helper that ran since the trace
-# was cleared (mi_trace_helpers_on), one a line: the multithreaded
-# memmap init's helpers, the only padata jobs after boot.
+# mi_trace_switches PID: record the switches of the helpers and, if PID
+# is not empty, of task PID.
+mi_trace_switches() {
+	local f="prev_comm == \"$MI_HELPER_TASK\" || next_comm == \"$MI_HELPER_TASK\""
+	[ -z "$1" ] || f+=" || prev_pid == $1 || next_pid == $1"
+	echo "$f" 2>/dev/null >"$MI_TRACE/events/$MI_SWITCH_EVENT/filter"
+}
+
+# mi_trace_helpers: every helper that ran since the trace was cleared
+# (mi_trace_helpers_on), on which CPU and at which priority: "task:PID CPU
+# PRIO" for a user task's helper, once for each CPU it ran on, and
+# "work:ADDRESS CPU -" for a kernel thread's.
 mi_trace_helpers() {
-	local re='.*\[0*\([0-9][0-9]*\)\] .* workqueue_execute_start: '
-	sed -n "s/$re.* function padata_mt_helper\$/\\1/p" "$MI_TRACE/trace"
+	awk -v task="$MI_HELPER_TASK" -v work="$MI_HELPER_WORK" '
+	match($0, /\[[0-9]+\]/) { cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
+	/ sched_switch: / && index($0, "prev_comm=" task " ") {
+		pid = $0; sub(/.* prev_pid=/, "", pid); sub(/ .*/, "", pid)
+		prio = $0; sub(/.* prev_prio=/, "", prio); sub(/ .*/, "", prio)
+		print "task:" pid, cpu, prio
+	}
+	/ workqueue_execute_start: / && $NF == work {
+		w = $0; sub(/.* work struct /, "", w); sub(/:.*/, "", w)
+		print "work:" w, cpu, "-"
+	}' "$MI_TRACE/trace" | sort -u
+}
+
+# mi_trace_ns PID: the nanoseconds that task PID and the helpers ran
+# between the trace markers mi_window_start and mi_window_end, which PID
+# writes (mi_trace_switches PID), summed over CPUs.  Helpers include the
+# work items of padata's multithreaded jobs (padata_mt_helper), which
+# the kernel's other multithreaded inits use: whatever kind of helper a
+# kernel uses is counted.
+mi_trace_ns() {
+	awk -v pid="$1" -v task="$MI_HELPER_TASK" -v works="$MI_HELPER_WORK padata_mt_helper" '
+	BEGIN { split(works, w); for (i in w) helper[w[i]] = 1 }
+	function ts(   t) { t = $0; sub(/: [a-z_]+: .*/, "", t); sub(/.* /, "", t); return t * 1e9 }
+	match($0, /\[[0-9]+\]/) { cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
+	/tracing_mark_write: mi_window_start/ { t0 = ts(); on[cpu] = t0; open = 1; next }
+	!open { next }
+	/tracing_mark_write: mi_window_end/ { if (cpu in on) sum += ts() - on[cpu]; open = 0; next }
+	/ sched_switch: / {
+		p = $0; sub(/.* prev_pid=/, "", p); sub(/ .*/, "", p)
+		n = $0; sub(/.* next_pid=/, "", n); sub(/ .*/, "", n)
+		pc = index($0, "prev_comm=" task " ")
+		nc = index($0, "next_comm=" task " ")
+		if ((p == pid || pc) && (cpu in on)) { sum += ts() - on[cpu]; delete on[cpu] }
+		if (n == pid || nc) on[cpu] = ts()
+	}
+	/ workqueue_execute_start: / && ($NF in helper) { ws[cpu] = ts() }
+	/ workqueue_execute_end: / && (cpu in ws) { sum += ts() - ws[cpu]; delete ws[cpu] }
+	END { printf "%d\n", sum }' "$MI_TRACE/trace"
 }
 
 # mi_field EVENT NAME: one field of an event line.

@@ -8,7 +8,10 @@
 
 # Multithreaded init.  x86-64 has 4 KiB pages, 128 MiB sections
 # (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
-# sections' worth of struct pages.  Where the tails of compound pages share
+# sections' worth of struct pages (a kernel thread's binds; a user task's
+# helpers are threads it forks, and their chunks are four times as large,
+# so that for its binds mi_threads_expected's most is an upper bound and
+# a test that needs helpers binds 4 GiB).  Where the tails of compound pages share
 # vmemmap pages (no altmap, more than two vmemmap pages of struct pages a
 # compound page: vmemmap_can_optimize()), memmap init writes two vmemmap
 # pages of each: 128.  Kernels whose struct page is not 64 bytes (KMSAN)
@@ -26,11 +29,12 @@ declare -A MI_NODE_ONLINE=() MI_NODE_HK=() MI_NODE_HK_CPUS=()
 # interrupted in between).
 MI_WQ_CPUMASK=/sys/devices/virtual/workqueue/cpumask
 MI_WQ_SAVED=
-# mi_limited cpuset=: the cgroup made for it, the cgroup the shell came
-# from, and whether the root's subtree had the cpuset controller before.
-MI_CPUSET_DIR=
-MI_CPUSET_FROM=
-MI_CPUSET_ENABLED=
+# mi_limited cpuset=, cpu.max= and pids.max=: the cgroup made for it, the
+# cgroup the shell came from, and the root and the controller enabled for
+# its children, if it was not before.
+MI_CGROUP_DIR=
+MI_CGROUP_FROM=
+MI_CGROUP_ENABLED=
 
 # mi_debugfs: debugfs at /sys/kernel/debug, mounted if it is not; false
 # when it cannot be.
@@ -171,63 +175,69 @@ mi_cgroup2() {
 		/proc/mounts 2>/dev/null
 }
 
-# mi_cpuset_usable: where the cgroup v2 hierarchy is mounted, if it has
-# the cpuset controller; false otherwise.
-mi_cpuset_usable() {
+# mi_cgroup_usable CONTROLLER: where the cgroup v2 hierarchy is mounted,
+# if it has CONTROLLER; false otherwise.
+mi_cgroup_usable() {
 	local root
-	root=$(mi_cgroup2) && grep -qw cpuset "$root/cgroup.controllers" 2>/dev/null &&
+	root=$(mi_cgroup2) && grep -qw "$1" "$root/cgroup.controllers" 2>/dev/null &&
 		echo "$root"
 }
 
-# mi_cpuset_enter LIST PID: move PID into a new cgroup whose cpuset holds
-# the CPUs of LIST, enabling the cpuset controller for the root's children
-# if it was not; prints why not and is false when it cannot.
-# mi_cpuset_leave PID puts everything back.
-mi_cpuset_enter() {
-	local root
-	if ! root=$(mi_cpuset_usable); then
-		ktap_print_msg "no cgroup v2 hierarchy with the cpuset controller" \
-			"(CONFIG_CPUSETS)"
+mi_cpuset_usable() { mi_cgroup_usable cpuset; }
+
+# mi_cgroup_enter FILE VALUE PID: move PID into a new cgroup and write
+# VALUE to its FILE (cpuset.cpus, cpu.max, pids.max), enabling FILE's
+# controller for the root's children if it was not; VALUE "current" is
+# the cgroup's pids.current once PID is in it.  Prints why not and is
+# false when it cannot.  mi_cgroup_leave PID puts everything back.
+mi_cgroup_enter() {
+	local file=$1 value=$2 pid=$3 ctl=${1%%.*} root
+	if ! root=$(mi_cgroup_usable "$ctl"); then
+		ktap_print_msg "no cgroup v2 hierarchy with the $ctl controller"
 		return 1
 	fi
-	MI_CPUSET_FROM=$(sed -n 's/^0:://p' "/proc/$2/cgroup")
-	if ! grep -qw cpuset "$root/cgroup.subtree_control"; then
-		if ! echo +cpuset 2>/dev/null >"$root/cgroup.subtree_control"; then
-			ktap_print_msg "cannot enable the cpuset controller in $root"
+	MI_CGROUP_FROM=$(sed -n 's/^0:://p' "/proc/$pid/cgroup")
+	if ! grep -qw "$ctl" "$root/cgroup.subtree_control"; then
+		if ! echo "+$ctl" 2>/dev/null >"$root/cgroup.subtree_control"; then
+			ktap_print_msg "cannot enable the $ctl controller in $root"
 			return 1
 		fi
-		MI_CPUSET_ENABLED=$root
+		MI_CGROUP_ENABLED="$root $ctl"
 	fi
-	MI_CPUSET_DIR=$root/memmap_init.$$
-	if ! mkdir "$MI_CPUSET_DIR" ||
-		! echo "$1" 2>/dev/null >"$MI_CPUSET_DIR/cpuset.cpus" ||
-		! echo "$2" 2>/dev/null >"$MI_CPUSET_DIR/cgroup.procs"; then
-		ktap_print_msg "cannot make a cpuset of CPUs $1 in $MI_CPUSET_DIR"
-		mi_cpuset_leave "$2"
-		return 1
+	MI_CGROUP_DIR=$root/memmap_init.$$
+	if mkdir "$MI_CGROUP_DIR" && echo "$pid" 2>/dev/null >"$MI_CGROUP_DIR/cgroup.procs"; then
+		# read, not $(...): a subshell would be one of the tasks counted.
+		[ "$value" != current ] || read -r value <"$MI_CGROUP_DIR/pids.current"
+		echo "$value" 2>/dev/null >"$MI_CGROUP_DIR/$file" && return 0
 	fi
+	ktap_print_msg "cannot make a cgroup with $file $value in $MI_CGROUP_DIR"
+	mi_cgroup_leave "$pid"
+	return 1
 }
 
-mi_cpuset_leave() {
+mi_cgroup_leave() {
 	local root
-	[ -n "$MI_CPUSET_DIR" ] || return 0
-	root=${MI_CPUSET_DIR%/*}
-	[ ! -d "$root$MI_CPUSET_FROM" ] ||
-		echo "$1" 2>/dev/null >"$root$MI_CPUSET_FROM/cgroup.procs"
-	rmdir "$MI_CPUSET_DIR" 2>/dev/null
-	[ -z "$MI_CPUSET_ENABLED" ] ||
-		echo -cpuset 2>/dev/null >"$MI_CPUSET_ENABLED/cgroup.subtree_control"
-	MI_CPUSET_DIR=
-	MI_CPUSET_FROM=
-	MI_CPUSET_ENABLED=
+	[ -n "$MI_CGROUP_DIR" ] || return 0
+	root=${MI_CGROUP_DIR%/*}
+	[ ! -d "$root$MI_CGROUP_FROM" ] ||
+		echo "$1" 2>/dev/null >"$root$MI_CGROUP_FROM/cgroup.procs"
+	rmdir "$MI_CGROUP_DIR" 2>/dev/null
+	[ -z "$MI_CGROUP_ENABLED" ] ||
+		echo "-${MI_CGROUP_ENABLED#* }" 2>/dev/null \
+			>"${MI_CGROUP_ENABLED% *}/cgroup.subtree_control"
+	MI_CGROUP_DIR=
+	MI_CGROUP_FROM=
+	MI_CGROUP_ENABLED=
 }
 
 # mi_limited LIMIT CMD...: run CMD, a command or a function of this shell,
 # with this shell, and so every process CMD starts, held to LIMIT, then
 # lift it.  LIMIT is cpu=LIST (allowed only on the CPUs of LIST, as taskset
 # would), cpuset=LIST (in a cgroup v2 cpuset of the CPUs of LIST, as an
-# administrator would confine a task), nice=N (nice value N, as nice
-# would), wq=LIST (the
+# administrator would confine a task), cpu.max=QUOTA (in a cgroup with
+# that cpu.max, "100000 100000" for one CPU), pids.max=N (in a cgroup
+# with that pids.max, "current" for the tasks it holds once the shell is
+# in it: no task more), nice=N (nice value N, as nice would), wq=LIST (the
 # shell on the CPUs of LIST, and the unbound workqueues' workers too,
 # through MI_WQ_CPUMASK: for binds that do not run in the task that asks
 # for them, as pmem namespaces bind in libnvdimm's worker) or "" (none).
@@ -240,7 +250,8 @@ mi_limited() {
 	case "$lim" in
 	'') ;;
 	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;
-	cpuset=*) mi_cpuset_enter "${lim#cpuset=}" "$pid" || return 1 ;;
+	cpuset=*) mi_cgroup_enter cpuset.cpus "${lim#*=}" "$pid" || return 1 ;;
+	cpu.max=*|pids.max=*) mi_cgroup_enter "${lim%%=*}" "${lim#*=}" "$pid" || return 1 ;;
 	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
 	wq=*)
 		if [ -n "$MI_WQ_SAVED" ]; then
@@ -269,7 +280,7 @@ mi_limited() {
 	[ "$rc" -ne 0 ] || "$@" || rc=$?
 	case "$lim" in
 	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
-	cpuset=*) mi_cpuset_leave "$pid" ;;
+	cpuset=*|cpu.max=*|pids.max=*) mi_cgroup_leave "$pid" ;;
 	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
 	wq=*)
 		taskset -pc "$cpus" "$pid" >/dev/null
@@ -319,15 +330,6 @@ mi_helper_cpus_allowed() {
 	for c in ${MI_NODE_HK_CPUS[$1]:-}; do
 		[ -z "${ok[$c]:-}" ] || echo "$c"
 	done
-}
-
-# mi_allowed LIMIT: how many online CPUs a task under LIMIT (mi_limited)
-# started from this shell may run on, and its nice value: "CPUS NICE".
-mi_allowed() {
-	local nice
-	nice=$(sed 's/^.*) //' "/proc/$BASHPID/stat" | cut -d' ' -f17)
-	case "$1" in nice=*) nice=${1#nice=} ;; esac
-	echo "$(mi_allowed_cpus "$1" | grep -c .) $nice"
 }
 
 # mi_compound_pages OPTIONS...: the pages of one compound page of a
@@ -384,22 +386,21 @@ mi_threads_chunk() {
 # binding task runs under LIMIT (mi_limited), the node it reports (NID,
 # "-" when it cannot be known here), and why.  No pages: no thread, and
 # the node is NODE.  Otherwise the node is mi_cpu_node NODE, and one
-# thread runs a range that does not start at a compound page, a binding
-# task with a positive nice value, or a range of less than two chunks
-# (mi_threads_chunk); else at most one thread per chunk and per online
-# housekeeping CPU of that node that the binding task may run on
-# (mi_helper_cpus_allowed), one when there is none.  LO is 1 whenever HI
-# allows more: a helper that has not started when the calling thread took
-# every chunk is cancelled and does not count (padata), and when one
-# starts is the scheduler's choice, so no test insists on two.
+# thread runs a range that does not start at a compound page or a range
+# of less than two chunks (mi_threads_chunk); else at most one thread per
+# chunk and per online housekeeping CPU of that node that the binding task
+# may run on (mi_helper_cpus_allowed), one when there is none.  LO is 1
+# whenever HI allows more: a helper that finds every chunk taken does not
+# count, and when one starts is the scheduler's choice, so no test
+# insists on two.
 mi_threads_expected() {
 	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
-	local chunk n hk allowed nice nid hi
+	local chunk n hk allowed nid hi
 	mi_cpus_init
 	nid=-
 	[ "$node" = - ] || nid=$(mi_cpu_node "$node")
 	read -r chunk _ < <(mi_threads_chunk "$compound" "$altmap")
-	read -r allowed nice < <(mi_allowed "$lim")
+	allowed=$(mi_allowed_cpus "$lim" | grep -c .)
 	n=$((nr / chunk))
 	if [ "$nr" -eq 0 ]; then
 		echo "0 0 $node a call without pages runs no thread"
@@ -420,8 +421,6 @@ mi_threads_expected() {
 	[ "$hk" -ge "$hi" ] || hi=$hk
 	if [ $((start % compound)) -ne 0 ]; then
 		echo "1 1 $nid the range does not start at a compound page of $compound pages"
-	elif [ "$nice" -gt 0 ]; then
-		echo "1 1 $nid the binding task has nice $nice"
 	elif [ "$n" -lt 2 ]; then
 		echo "1 1 $nid $nr pages are less than two chunks of $chunk"
 	elif [ "$hi" -lt 2 ]; then
@@ -462,7 +461,7 @@ mi_threads_check() {
 }
 
 # mi_threads_chunks NR_PAGES START_PFN COMPOUND ALTMAP THREADS: "CHUNKS SIZE
-# FIRST": how padata cut a range that THREADS (2 or more) threads
+# FIRST": how the kernel cut a range that THREADS (2 or more) threads
 # initialized: about four chunks a thread and at least MIN_CHUNK pages
 # each, rounded up to ALIGN (mi_threads_chunk), ending at multiples of
 # SIZE, so that the first has FIRST pages, less than SIZE when the range

@@ -7,10 +7,9 @@
 # the tests bind under such limits (mi_limited in memmap_lib.sh) and
 # check the trace event's threads and nid against mi_threads_expected.
 #
-# Every bind also records where the helpers ran (the workqueue's
-# workqueue_execute_start events for padata_mt_helper): only on housekeeping
-# CPUs of the node that the task running the init may use, never two on
-# one CPU.
+# Every bind also records where the helpers ran (mi_trace_helpers: a user
+# task's helper threads, a kernel thread's work items): only on
+# housekeeping CPUs of the node that the task running the init may use.
 #
 # With the namespace (MEMMAP_INIT_NAMESPACE), reconfigured fsdax map=mem.
 # libnvdimm binds a namespace in its own worker, not in the task that
@@ -39,7 +38,16 @@
 #     chunks (more than 2 GiB).
 # With device-private memory mapped by test_modules/test_memmap_pgmap.ko,
 # whose memmap init runs in the task that writes the request:
-#   - from a task with nice 10, one thread;
+#   - from a task with nice 10: its helpers are threads of its process,
+#     at nice 10 (priority 130);
+#   - from a cgroup at its pids.max: no helper can be created, the bind
+#     runs on one thread and the cgroup's pids.events counts the refusal;
+#   - from a cgroup whose cpu.max is one CPU: the cgroup's cpu.stat usage
+#     covers at least 85% (less 10 ms) of the time the binding task and
+#     its helpers ran (the trace, mi_trace_ns);
+#   - while the last housekeeping CPU of the node goes offline and online
+#     again, binds from a task allowed on it and on the first: helpers only
+#     on those two CPUs, and the struct pages equal to a bind's on one CPU;
 #   - memory of each online node, from a task allowed on the first CPU
 #     only: one thread, and nid is that node or the nearest node with
 #     CPUs, not the first CPU's;
@@ -48,19 +56,18 @@
 #     binding thread initializes 1 GiB of device-private pages in about
 #     3 ms under TCG, before a helper on another vCPU may even start);
 #   - 4 GiB of pages of each node, from a task in a cpuset of each node's
-#     CPUs in turn and from one without limits: the helpers run only on
-#     the memory's node's housekeeping CPUs in the cpuset, one to a CPU
-#     (a task confined to one node gets no helper for another node's
-#     memory);
+#     CPUs in turn, from one without limits and from one on an isolated
+#     CPU: the helpers run only on the memory's node's housekeeping CPUs
+#     in the cpuset (a task confined to one node gets no helper for
+#     another node's memory, one on an isolated CPU none);
 #   - the same node, from a task on its first housekeeping CPU and allowed
 #     on the second, while another task keeps the second busy, first at
 #     nice 0, then as a SCHED_FIFO task (which lets a nice-0 worker run
 #     there only when the fair server does, 50 ms a second): three binds
 #     each, none slower than twice a bind from the first CPU alone under
 #     the same load, plus 20 ms, unless every helper that ran took chunks
-#     (a SCHED_FIFO task may stop one in the middle of a chunk); a helper
-#     that has not started when every chunk is taken is cancelled, not
-#     waited for;
+#     (a SCHED_FIFO task may stop one in the middle of a chunk): a helper
+#     that finds every chunk taken exits at once;
 #   - a request the module must refuse (a size of 0 or not a multiple of
 #     the folio, an offset not a multiple of 2 MiB or past the folio, a
 #     node that is not online, an order too large, sizes that overflow,
@@ -85,7 +92,7 @@ PGMAP=/sys/kernel/debug/test_memmap_pgmap
 
 mi_init
 mi_trace_need
-mi_trace_helpers_on || mi_skip_all "cannot trace where workqueue items run"
+mi_trace_helpers_on || mi_skip_all "cannot trace where the helpers run"
 mi_load_config ||
 	mi_skip_all "kernel configuration unknown (no /proc/config.gz): no expected backend"
 mi_debugfs || mi_skip_all "no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
@@ -95,8 +102,10 @@ ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 
 loaded=
 hog=
+offline=
 mi_cleanup_hook() {
 	[ -z "$hog" ] || kill "$hog" 2>/dev/null
+	[ -z "$offline" ] || echo 1 2>/dev/null >"$offline"
 	[ ! -w "$PGMAP" ] || echo unmap >"$PGMAP" 2>/dev/null
 	for m in $loaded; do rmmod "$m" 2>/dev/null; done
 }
@@ -132,17 +141,20 @@ NS_ONE="fsdax map=mem: with the unbound workqueues on one CPU a bind runs on one
 NS_MANY="fsdax map=mem: a bind runs on the threads its node allows, nid its node or the nearest"
 NS_1G="devdax align=1G: several threads write the same struct pages as one"
 NS_MEM2M="devdax map=mem align=2M: several threads write the same struct pages as one"
-PV_NICE="device-private from a task with nice 10: one thread"
+PV_NICE="device-private from a task with nice 10: its helpers run at nice 10"
+PV_PIDS="device-private from a cgroup at its pids.max: one thread, the helpers refused"
+PV_CPUMAX="device-private from a cgroup of cpu.max one CPU: its usage covers every thread"
+PV_HOTPLUG="device-private while a CPU goes offline and online: helpers where allowed, same pages"
 PV_NODES="device-private of each node, from the first CPU: one thread, nid that node or the nearest"
 PV_SMALL="device-private, 4 GiB of pages: several threads write the same struct pages as one"
 PV_BAD="test_memmap_pgmap refuses a bad request and maps nothing"
-PV_PLACE="device-private of each node, from a cpuset of each node: helpers only there, one a CPU"
+PV_PLACE="device-private of each node, from a cpuset of each node: helpers only there"
 PV_WAIT="device-private with a busy CPU: the bind waits for no helper that has not started"
 NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kworker may run"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 15
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 mi_kmsg_mark "threads start"
@@ -161,26 +173,26 @@ bound() {
 		"$MI_TRACE/trace" | head -n 1)
 	helpers=$(mi_trace_helpers)
 	ktap_print_msg "event (${task:-task unknown}): ${events//$'\n'/; event: }" \
-		"helpers on CPU(s): $(tr '\n' ' ' <<<"${helpers:-none}")"
+		"helpers on CPU(s): $(helper_cpus | tr '\n' ' ')"
+}
+
+# helper_cpus: the CPUs the helpers of the last bind ran on, one a line.
+helper_cpus() {
+	[ -z "$helpers" ] || cut -d' ' -f2 <<<"$helpers" | sort -un
 }
 
 # placed NODE LIMIT: the helpers of the last bind ran only on CPUs where
-# a task under LIMIT may run helpers for memory of NODE, one each; prints
-# what is wrong.
+# a task under LIMIT may run helpers for memory of NODE; prints what is
+# wrong.
 placed() {
-	local ok c want dup
+	local ok c want
 	ok=$(mi_helper_cpus_allowed "$(mi_cpu_node "$1")" "$2" | tr '\n' ' ')
-	for c in $helpers; do
+	for c in $(helper_cpus); do
 		[[ " $ok" == *" $c "* ]] ||
 			want+=" $c"
 	done
-	dup=$(sort <<<"$helpers" | uniq -d | tr '\n' ' ')
 	if [ -n "$want" ]; then
 		ktap_print_msg "helper(s) on CPU(s)$want, outside the allowed ${ok:-(none)}"
-		return 1
-	fi
-	if [ -n "$dup" ]; then
-		ktap_print_msg "two helpers on CPU(s) $dup"
 		return 1
 	fi
 }
@@ -446,21 +458,25 @@ pv_bad() {
 	mi_result "$PV_BAD" $ok
 }
 
-# pv_place: memory of each node, bound from a cpuset of each node's CPUs
-# and from a task without limits (the task's affinity where there is no
-# cgroup v2 cpuset controller).
+# pv_place: memory of each node, bound from a cpuset of each node's CPUs,
+# from a task without limits (the task's affinity where there is no cgroup
+# v2 cpuset controller) and from a task on an isolated CPU (isolcpus=),
+# which gets no helper.
 pv_place() {
-	local n k lim cpus ok=0 kind=cpuset
+	local n k lim cpus ok=0 kind=cpuset iso
 	if ! mi_cpuset_usable >/dev/null; then
 		kind=cpu
 		ktap_print_msg "$PV_PLACE: no cgroup v2 cpuset controller: taskset instead"
 	fi
 	compound=1
+	iso=$(mi_cpulist "$(cat /sys/devices/system/cpu/isolated 2>/dev/null)" | head -n 1)
 	for n in $(mi_nodes); do
 		node=$n
-		for k in - $(mi_nodes); do
+		for k in - $(mi_nodes) ${iso:+iso}; do
 			lim=
-			if [ "$k" != - ]; then
+			if [ "$k" = iso ]; then
+				lim=cpu=$iso
+			elif [ "$k" != - ]; then
 				cpus=$(cat "/sys/devices/system/node/node$k/cpulist" 2>/dev/null)
 				[ -n "$cpus" ] || continue
 				lim=$kind=$cpus
@@ -502,12 +518,12 @@ hogged() {
 # pv_wait: binds from CPU A, allowed on B too, while B is busy, against a
 # bind from A alone under the same load (D1).  A bind that takes more than
 # twice D1 plus 20 ms must owe it to helpers that ran chunks, never to one
-# that ran none (the bind waited for it to start, which cancellation
-# prevents); with a nice-0 task on B no bind may take that long at all.
-# With a SCHED_FIFO task on B a helper runs only when the fair server lets
-# it, 50 ms a second, and one it stops in the middle of a chunk holds the
-# bind until its next turn: padata cannot take a chunk back, which the
-# admin guide says.
+# that ran none (the bind waited for a helper with nothing to do); with a
+# nice-0 task on B no bind may take that long at all.  With a SCHED_FIFO
+# task on B a helper runs there only when the fair server lets it, 50 ms
+# a second, and one it stops in the middle of a chunk holds the bind until
+# its next turn or until A is free to take it: a chunk taken is not given
+# back, which the admin guide says.
 pv_wait() {
 	local a b kind d1 t1 t2 th nh self ok=0 cn i bound
 	cn=$(mi_cpu_node "$node")
@@ -549,7 +565,7 @@ pv_wait() {
 				expect "cpu=$a,$b" && placed "$node" "cpu=$a,$b"; then
 				t2=$(mi_field "$events" duration_ns)
 				th=$(most)
-				nh=$(grep -c . <<<"$helpers")
+				nh=$(cut -d' ' -f1 <<<"$helpers" | sort -u | grep -c .)
 				if [ "$t2" -gt "$bound" ] &&
 					{ [ "$kind" = other ] || [ "$nh" -ge "$th" ]; }; then
 					ktap_print_msg "CPU $b busy ($kind), bind $i:" \
@@ -570,8 +586,184 @@ pv_wait() {
 	mi_result "$PV_WAIT" $ok
 }
 
+# pv_nice: from a task with nice 10, every helper of a bind that has room
+# for two threads is a thread at priority 130 (nice 10), as the task.
+pv_nice() {
+	local p bad
+	if ! bound nice=10 pv_map 4096 "$node" 0 0 || ! expect nice=10; then
+		pv_unmap
+		mi_result "$PV_NICE" 1
+		return
+	fi
+	pv_unmap
+	read -r p why < <(possible)
+	if [ "$p" -lt 2 ]; then
+		mi_skip "$PV_NICE" "the range can only run on one thread here: $why"
+		return
+	fi
+	bad=$(awk '$1 !~ /^task:/ || $3 != 130' <<<"$helpers")
+	if [ -z "$helpers" ]; then
+		mi_result "$PV_NICE" 1 "no helper thread for a bind with room for $p"
+	else
+		mi_result "$PV_NICE" "$([ -z "$bad" ]; echo $?)" \
+			"helpers not threads at priority 130: $(tr '\n' ';' <<<"$bad")"
+	fi
+}
+
+# pv_map_refused ARGS...: pv_map from the cgroup mi_limited pids.max= made,
+# and set refused to the forks its pids.max refused meanwhile
+# (pids.events).  Nothing here may fork: the cgroup has room for no task.
+pv_map_refused() {
+	local before=0 after=0 k v
+	while read -r k v; do [ "$k" != max ] || before=$v; done <"$MI_CGROUP_DIR/pids.events"
+	pv_map "$@" || return 1
+	while read -r k v; do [ "$k" != max ] || after=$v; done <"$MI_CGROUP_DIR/pids.events"
+	refused=$((after - before))
+}
+
+# pv_pids: a cgroup at its pids.max cannot hold a helper: the bind runs on
+# one thread and still succeeds, and the cgroup counts the refusal.
+pv_pids() {
+	local p refused=
+	if ! mi_cgroup_usable pids >/dev/null; then
+		mi_skip "$PV_PIDS" "no cgroup v2 pids controller (CONFIG_CGROUP_PIDS)"
+		return
+	fi
+	read -r _ p _ why < <(mi_threads_expected 1048576 0 1 0 "$node" "")
+	if [ "$p" -lt 2 ]; then
+		mi_skip "$PV_PIDS" "the range can only run on one thread here: $why"
+		return
+	fi
+	if ! bound pids.max=current pv_map_refused 4096 "$node" 0 0; then
+		mi_result "$PV_PIDS" 1 "the bind failed in a cgroup at its pids.max"
+		return
+	fi
+	pv_unmap
+	if [ "$(most)" != 1 ] || [ "${refused:-0}" -lt 1 ]; then
+		mi_result "$PV_PIDS" 1 "threads=$(most), $refused helper(s) refused by pids.max"
+	else
+		mi_result "$PV_PIDS" 0
+	fi
+}
+
+# cg_usage: set used to the usage_usec of the cgroup mi_limited made,
+# without a fork, which the cgroup would be charged for.
+cg_usage() {
+	local k v
+	while read -r k v; do [ "$k" != usage_usec ] || used=$v; done <"$MI_CGROUP_DIR/cpu.stat"
+}
+
+# pv_map_usage ARGS...: pv_map from the cgroup mi_limited cpu.max= made,
+# between the trace markers mi_trace_ns reads, on the CPUs its helpers
+# may use ($usage_cpus); set usage to the cgroup's CPU time meanwhile, in
+# nanoseconds.  Nothing between the two readings forks.
+pv_map_usage() {
+	local u0 u1 rc=0 self used=0
+	self=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
+	taskset -pc "$usage_cpus" "$BASHPID" >/dev/null || return 1
+	mi_trace_switches "$BASHPID"
+	cg_usage
+	u0=$used
+	echo mi_window_start >"$MI_TRACE/trace_marker"
+	pv_map "$@" || rc=1
+	echo mi_window_end >"$MI_TRACE/trace_marker"
+	cg_usage
+	u1=$used
+	mi_trace_switches ""
+	taskset -pc "$self" "$BASHPID" >/dev/null
+	usage=$(((u1 - u0) * 1000))
+	return "$rc"
+}
+
+# pv_cpumax: from a cgroup whose cpu.max is one CPU, on the CPUs its
+# helpers may use, the cgroup is charged at least 85% of what the binding
+# task and its helpers ran meanwhile (mi_trace_ns), less 10 ms: a running
+# task's CPU time reaches its cgroup up to a scheduler tick late (82-106%
+# seen with every helper in the cgroup).  Helpers outside the cgroup
+# leave it charged about 1 / threads of that (45-63% seen with two).
+pv_cpumax() {
+	local usage='' ran usage_cpus
+	if ! mi_cgroup_usable cpu >/dev/null; then
+		mi_skip "$PV_CPUMAX" "no cgroup v2 cpu controller (CONFIG_CFS_BANDWIDTH)"
+		return
+	fi
+	usage_cpus=$(mi_helper_cpus_allowed "$(mi_cpu_node "$node")" "" | paste -sd,)
+	if ! bound "cpu.max=100000 100000" pv_map_usage 4096 "$node" 0 0; then
+		pv_unmap
+		mi_result "$PV_CPUMAX" 1 "the bind failed in a cgroup of cpu.max one CPU"
+		return
+	fi
+	pv_unmap
+	ran=$(mi_trace_ns "$BASHPID")
+	ktap_print_msg "$PV_CPUMAX: threads=$(most), the task and its helpers ran" \
+		"$((ran / 1000)) us, the cgroup was charged $((usage / 1000)) us"
+	if [ "${ran:-0}" -le 0 ]; then
+		mi_result "$PV_CPUMAX" 1 "no switch of the binding task traced"
+	else
+		[ $((usage * 100)) -ge $((ran * 85 - 1000000000)) ]
+		mi_result "$PV_CPUMAX" $? "the cgroup was charged less than 85%, less 10 ms"
+	fi
+}
+
+# pv_hotplug: binds of 4 GiB from a task allowed on the node's first and
+# last housekeeping CPUs while the last goes offline and online in a loop:
+# the helpers run only on those two, and the struct pages are those of a
+# bind on one CPU.
+pv_hotplug() {
+	local cn a b ok=0 i toggler f c out
+	cn=$(mi_cpu_node "$node")
+	read -r a _ <<<"${MI_NODE_HK_CPUS[$cn]:-}"
+	b=${MI_NODE_HK_CPUS[$cn]##* }
+	f=/sys/devices/system/cpu/cpu$b/online
+	if [ "$have_digest" = 0 ]; then
+		mi_skip "$PV_HOTPLUG" "$digest_why"
+		return
+	fi
+	if [ -z "$a" ] || [ "$a" = "$b" ] || [ ! -w "$f" ]; then
+		mi_skip "$PV_HOTPLUG" "node $cn has no second housekeeping CPU that can go offline"
+		return
+	fi
+	compound=1
+	if ! bound "cpu=$a" pv_map 4096 "$node" 0 0 || ! digest "$MI_TMP/ref"; then
+		pv_unmap
+		mi_result "$PV_HOTPLUG" 1 "no reference from a bind on CPU $a"
+		return
+	fi
+	pv_unmap
+	# shellcheck disable=SC2016 # the loop's own variables
+	bash -c 'for ((i = 0; i < 400; i++)); do
+		echo 0 >"$1" 2>/dev/null; echo 1 >"$1" 2>/dev/null; done' _ "$f" &
+	toggler=$!
+	hog=$toggler
+	offline=$f
+	for ((i = 1; i <= 6; i++)); do
+		out=
+		if bound "cpu=$a,$b" pv_map 4096 "$node" 0 0; then
+			for c in $(helper_cpus); do
+				[ "$c" = "$a" ] || [ "$c" = "$b" ] || out+=" $c"
+			done
+			[ -z "$out" ] || ktap_print_msg "bind $i: helper(s) on CPU(s)$out"
+			if [ -n "$out" ] || ! digest "$MI_TMP/many" ||
+				! cmp -s "$MI_TMP/ref" "$MI_TMP/many"; then
+				ktap_print_msg "bind $i while CPU $b goes offline and online: wrong"
+				ok=1
+			fi
+		else
+			ok=1
+		fi
+		pv_unmap
+	done
+	kill "$toggler" 2>/dev/null
+	wait "$toggler" 2>/dev/null
+	hog=
+	echo 1 2>/dev/null >"$f"
+	offline=
+	mi_result "$PV_HOTPLUG" $ok
+}
+
 if [ "$have_pgmap" = 0 ]; then
-	for t in "$PV_NICE" "$PV_NODES" "$PV_SMALL" "$PV_PLACE" "$PV_WAIT" "$PV_BAD"; do
+	for t in "$PV_NICE" "$PV_PIDS" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" \
+		"$PV_PLACE" "$PV_WAIT" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
@@ -583,13 +775,9 @@ else
 	done
 	compound=1
 
-	ok=0
-	if ! bound nice=10 pv_map 1024 "$node" 0 0 || ! expect nice=10 ||
-		[ "$(most)" != 1 ]; then
-		ok=1
-	fi
-	pv_unmap
-	mi_result "$PV_NICE" $ok
+	pv_nice
+	pv_pids
+	pv_cpumax
 
 	ok=0
 	for n in $(mi_nodes); do
@@ -612,6 +800,7 @@ else
 	done
 	same_as_one "$PV_SMALL" pv_unmap pv_map 4096 "$node" 0 0
 	pv_wait
+	pv_hotplug
 
 	pv_place
 	pv_bad
