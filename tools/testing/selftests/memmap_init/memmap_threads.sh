@@ -723,6 +723,12 @@ pv_hotplug() {
 		mi_skip "$PV_HOTPLUG" "node $cn has no second housekeeping CPU that can go offline"
 		return
 	fi
+	# A CPU is the machine's: only with leave to take one offline.
+	if [ "${MEMMAP_INIT_CPU_HOTPLUG:-0}" != 1 ]; then
+		mi_skip "$PV_HOTPLUG" \
+			"set MEMMAP_INIT_CPU_HOTPLUG=1 to let it take CPU $b offline and online"
+		return
+	fi
 	compound=1
 	if ! bound "cpu=$a" pv_map 4096 "$node" 0 0 || ! digest "$MI_TMP/ref"; then
 		pv_unmap
