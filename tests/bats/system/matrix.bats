@@ -241,7 +241,7 @@ skip_cells() {
 		'[["none","data",1,1,1],["safe","(CXL)",0,1,0],["safe","data",1,1,0]]' ]
 	[[ "$output" == *"stream-y with no device given (guard): ok, 1 passed, 0 failed, 1 skipped (0 unexpected)"* ]]
 	[[ "$output" == *"unexpected skip in data: fsdax map=mem (set MEMMAP_INIT_NAMESPACE=namespaceX.Y"* ]]
-	[[ "$output" == *"     1  the safe cell gives the target no device: "* ]]
+	[[ "$output" == *"     1  the safe cell gives the target no device and no CPU: "* ]]
 	[[ "$output" == *"2 cells, 1 failed"* ]]
 }
 

@@ -381,29 +381,42 @@ mi_trace_wait() {
 }
 
 # mi_trace_helpers_on: record where the multithreaded init's helpers run
-# too, for mi_trace_helpers: the switches to and from a user task's
-# helpers (threads named memmap_init) and the work items of a kernel
-# thread's; false, saying why, when the trace instance cannot.
+# too, for mi_trace_helpers, and what they cost, for mi_trace_ns: the
+# switches to and from a user task's helpers (threads named memmap_init)
+# and the runtime the scheduler charges them, and the work items of a
+# kernel thread's; false, saying why, when the trace instance cannot.
 MI_HELPER_TASK=memmap_init
 MI_HELPER_WORK=zone_device_memmap_work
 MI_SWITCH_EVENT=sched/sched_switch
+MI_RUNTIME_EVENT=sched/sched_stat_runtime
 MI_WQ_EVENTS="workqueue/workqueue_execute_start workqueue/workqueue_execute_end"
 mi_trace_helpers_on() {
 	local e
-	mi_trace_switches ""
-	for e in $MI_SWITCH_EVENT $MI_WQ_EVENTS; do
+	# One clock for all CPUs: mi_trace_ns orders the events of a task
+	# that moved between CPUs.
+	if ! echo global 2>/dev/null >"$MI_TRACE/trace_clock"; then
+		ktap_print_msg "cannot set the global trace clock in $MI_TRACE"
+		return 1
+	fi
+	mi_trace_follow ""
+	for e in $MI_SWITCH_EVENT $MI_RUNTIME_EVENT $MI_WQ_EVENTS; do
 		echo 1 2>/dev/null >"$MI_TRACE/events/$e/enable" && continue
 		ktap_print_msg "cannot enable $e in $MI_TRACE"
 		return 1
 	done
 }
 
-# mi_trace_switches PID: record the switches of the helpers and, if PID
-# is not empty, of task PID.
-mi_trace_switches() {
-	local f="prev_comm == \"$MI_HELPER_TASK\" || next_comm == \"$MI_HELPER_TASK\""
-	[ -z "$1" ] || f+=" || prev_pid == $1 || next_pid == $1"
-	echo "$f" 2>/dev/null >"$MI_TRACE/events/$MI_SWITCH_EVENT/filter"
+# mi_trace_follow PID: record the switches and the runtime of the helpers
+# and, if PID is not empty, of task PID.
+mi_trace_follow() {
+	local s="prev_comm == \"$MI_HELPER_TASK\" || next_comm == \"$MI_HELPER_TASK\""
+	local r="comm == \"$MI_HELPER_TASK\""
+	if [ -n "$1" ]; then
+		s+=" || prev_pid == $1 || next_pid == $1"
+		r+=" || pid == $1"
+	fi
+	echo "$s" 2>/dev/null >"$MI_TRACE/events/$MI_SWITCH_EVENT/filter"
+	echo "$r" 2>/dev/null >"$MI_TRACE/events/$MI_RUNTIME_EVENT/filter"
 }
 
 # mi_trace_helpers: every helper that ran since the trace was cleared
@@ -424,10 +437,13 @@ mi_trace_helpers() {
 	}' "$MI_TRACE/trace" | sort -u
 }
 
-# mi_trace_ns PID: the nanoseconds that task PID and the helpers ran
-# between the trace markers mi_window_start and mi_window_end, which PID
-# writes (mi_trace_switches PID), summed over CPUs.  Helpers include the
-# work items of padata's multithreaded jobs (padata_mt_helper), which
+# mi_trace_ns PID: the CPU time, in nanoseconds, of the helpers since the
+# trace was cleared and of task PID between the trace markers
+# mi_window_start and mi_window_end, which PID writes (mi_trace_follow
+# PID).  A task's is the runtime the scheduler charged it
+# (sched_stat_runtime, which is what a cgroup's cpu.stat adds up); a work
+# item's, the time from its start to its end on its CPU.  Helpers include
+# the work items of padata's multithreaded jobs (padata_mt_helper), which
 # the kernel's other multithreaded inits use: whatever kind of helper a
 # kernel uses is counted.
 mi_trace_ns() {
@@ -435,16 +451,12 @@ mi_trace_ns() {
 	BEGIN { split(works, w); for (i in w) helper[w[i]] = 1 }
 	function ts(   t) { t = $0; sub(/: [a-z_]+: .*/, "", t); sub(/.* /, "", t); return t * 1e9 }
 	match($0, /\[[0-9]+\]/) { cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
-	/tracing_mark_write: mi_window_start/ { t0 = ts(); on[cpu] = t0; open = 1; next }
-	!open { next }
-	/tracing_mark_write: mi_window_end/ { if (cpu in on) sum += ts() - on[cpu]; open = 0; next }
-	/ sched_switch: / {
-		p = $0; sub(/.* prev_pid=/, "", p); sub(/ .*/, "", p)
-		n = $0; sub(/.* next_pid=/, "", n); sub(/ .*/, "", n)
-		pc = index($0, "prev_comm=" task " ")
-		nc = index($0, "next_comm=" task " ")
-		if ((p == pid || pc) && (cpu in on)) { sum += ts() - on[cpu]; delete on[cpu] }
-		if (n == pid || nc) on[cpu] = ts()
+	/tracing_mark_write: mi_window_start/ { open = 1; next }
+	/tracing_mark_write: mi_window_end/ { open = 0; next }
+	/ sched_stat_runtime: / {
+		p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
+		r = $0; sub(/.* runtime=/, "", r); sub(/ .*/, "", r)
+		if (index($0, " comm=" task " pid=") || (open && p == pid)) sum += r
 	}
 	/ workqueue_execute_start: / && ($NF in helper) { ws[cpu] = ts() }
 	/ workqueue_execute_end: / && (cpu in ws) { sum += ts() - ws[cpu]; delete ws[cpu] }
