@@ -119,7 +119,9 @@ elif [ -d "$MZ_ROOT/patches/$MZ_FOLLOWUP" ]; then
 fi
 
 # The mirror: exactly the files the series touches, as the series leaves them.
-mapfile -t old < <(git -C "$MZ_ROOT" ls-files -- "${mirror_dirs[@]}")
+# Untracked files go too: an export that was never committed leaves those of
+# a patch dropped since.
+mapfile -t old < <(git -C "$MZ_ROOT" ls-files --cached --others --exclude-standard -- "${mirror_dirs[@]}")
 for f in "${old[@]}"; do rm -f "$MZ_ROOT/$f"; done
 for f in "${files[@]}"; do
 	if g cat-file -e "series:$f" 2>/dev/null; then

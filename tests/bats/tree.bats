@@ -127,6 +127,18 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$stderr" == *"up to date"* ]]
 }
 
+@test "export.sh: a file an uncommitted export left in the mirror goes when its patch has gone" {
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
+	# What an earlier export of a since-dropped patch wrote and nobody committed.
+	mkdir -p "$P/kernel"
+	printf 'int vhost_task(void);\n' >"$P/kernel/vhost_task.c"
+	run -1 "$P/harness/series/check-mirror.sh"
+	[[ "$output" == *"in the mirror but not touched by the series: kernel/vhost_task.c"* ]]
+	run -0 "$P/harness/series/export.sh"
+	[ ! -e "$P/kernel/vhost_task.c" ]
+	run -0 "$P/harness/series/check-mirror.sh"
+}
+
 @test "export.sh: every patch is from the neutral author, and git am takes it as exported" {
 	# Patches without a From: (as patches/ had them before), and a commit
 	# made in the tree by whoever works there: git's own identity is the
