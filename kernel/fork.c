@@ -2804,9 +2804,11 @@ out:
  * as io_uring sets its workers'.
  *
  * The caller must wait for the thread with user_worker_wait() before it
- * returns to user space, so that the process never holds a thread it did
- * not ask for.  The mmap lock must not be held: a thread with a user
- * shadow stack gets a new one mapped.
+ * returns to user space, so that the thread does not outlive the call
+ * that needed it: as a vhost_task does for vhost_task_stop(), it reports
+ * that it is done as the last thing before do_exit(), and may still be
+ * exiting for a moment afterwards.  The mmap lock must not be held: a
+ * thread with a user shadow stack gets a new one mapped.
  *
  * Return: 0, or the error of creating the thread.
  */

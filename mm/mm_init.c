@@ -1456,9 +1456,9 @@ static int zone_device_memmap_start(struct zone_device_memmap_split *split,
 
 /*
  * Once every chunk is done: cancel the work items that have not started
- * and wait for those running, which find no chunk left; wait for the
- * threads to exit, so that the process holds none of them once the
- * calling thread returns (one not yet run must run once).
+ * and wait for those running, which find no chunk left; wait for each
+ * thread to be done and on its way out, so that none outlives the call
+ * (one not yet run must run once).
  */
 static void zone_device_memmap_stop(struct zone_device_memmap_split *split,
 				    int nr)

@@ -392,13 +392,16 @@ MI_RUNTIME_EVENT=sched/sched_stat_runtime
 MI_WQ_EVENTS="workqueue/workqueue_execute_start workqueue/workqueue_execute_end"
 mi_trace_helpers_on() {
 	local e
-	# One clock for all CPUs: mi_trace_ns orders the events of a task
-	# that moved between CPUs.
+	# One clock for all CPUs: mi_trace_ns takes a helper's events on one
+	# CPU as before or after the markers written on another.
 	if ! echo global 2>/dev/null >"$MI_TRACE/trace_clock"; then
 		ktap_print_msg "cannot set the global trace clock in $MI_TRACE"
 		return 1
 	fi
-	mi_trace_follow ""
+	if ! mi_trace_follow ""; then
+		ktap_print_msg "cannot filter $MI_SWITCH_EVENT and $MI_RUNTIME_EVENT in $MI_TRACE"
+		return 1
+	fi
 	for e in $MI_SWITCH_EVENT $MI_RUNTIME_EVENT $MI_WQ_EVENTS; do
 		echo 1 2>/dev/null >"$MI_TRACE/events/$e/enable" && continue
 		ktap_print_msg "cannot enable $e in $MI_TRACE"
@@ -407,7 +410,7 @@ mi_trace_helpers_on() {
 }
 
 # mi_trace_follow PID: record the switches and the runtime of the helpers
-# and, if PID is not empty, of task PID.
+# and, if PID is not empty, of task PID; false when a filter is refused.
 mi_trace_follow() {
 	local s="prev_comm == \"$MI_HELPER_TASK\" || next_comm == \"$MI_HELPER_TASK\""
 	local r="comm == \"$MI_HELPER_TASK\""
@@ -415,8 +418,22 @@ mi_trace_follow() {
 		s+=" || prev_pid == $1 || next_pid == $1"
 		r+=" || pid == $1"
 	fi
-	echo "$s" 2>/dev/null >"$MI_TRACE/events/$MI_SWITCH_EVENT/filter"
-	echo "$r" 2>/dev/null >"$MI_TRACE/events/$MI_RUNTIME_EVENT/filter"
+	echo "$s" 2>/dev/null >"$MI_TRACE/events/$MI_SWITCH_EVENT/filter" &&
+		echo "$r" 2>/dev/null >"$MI_TRACE/events/$MI_RUNTIME_EVENT/filter"
+}
+
+# mi_trace_lost: the events the trace instance overwrote or dropped since
+# it was cleared, summed over CPUs.
+mi_trace_lost() {
+	local f line n=0
+	for f in "$MI_TRACE"/per_cpu/cpu*/stats; do
+		while IFS= read -r line; do
+			case "$line" in
+			"overrun: "*|"dropped events: "*) n=$((n + ${line##* })) ;;
+			esac
+		done <"$f"
+	done
+	echo "$n"
 }
 
 # mi_trace_helpers: every helper that ran since the trace was cleared
@@ -437,15 +454,15 @@ mi_trace_helpers() {
 	}' "$MI_TRACE/trace" | sort -u
 }
 
-# mi_trace_ns PID: the CPU time, in nanoseconds, of the helpers since the
-# trace was cleared and of task PID between the trace markers
-# mi_window_start and mi_window_end, which PID writes (mi_trace_follow
-# PID).  A task's is the runtime the scheduler charged it
-# (sched_stat_runtime, which is what a cgroup's cpu.stat adds up); a work
-# item's, the time from its start to its end on its CPU.  Helpers include
-# the work items of padata's multithreaded jobs (padata_mt_helper), which
-# the kernel's other multithreaded inits use: whatever kind of helper a
-# kernel uses is counted.
+# mi_trace_ns PID: "TASK THREADS WORK", the CPU time in nanoseconds that
+# task PID, the helper threads and the helper work items spent between the
+# trace markers mi_window_start and mi_window_end, which PID writes
+# (mi_trace_follow PID).  A task's is the runtime the scheduler charged it
+# (sched_stat_runtime: each event is one charge to its cgroup's cpu.stat);
+# a work item's, the time from its start to its end on its CPU.  Work
+# items include padata's multithreaded jobs' (padata_mt_helper), which the
+# kernel's other multithreaded inits use: whatever kind of helper a kernel
+# uses is counted.
 mi_trace_ns() {
 	awk -v pid="$1" -v task="$MI_HELPER_TASK" -v works="$MI_HELPER_WORK padata_mt_helper" '
 	BEGIN { split(works, w); for (i in w) helper[w[i]] = 1 }
@@ -453,14 +470,16 @@ mi_trace_ns() {
 	match($0, /\[[0-9]+\]/) { cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0 }
 	/tracing_mark_write: mi_window_start/ { open = 1; next }
 	/tracing_mark_write: mi_window_end/ { open = 0; next }
+	!open { next }
 	/ sched_stat_runtime: / {
 		p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
 		r = $0; sub(/.* runtime=/, "", r); sub(/ .*/, "", r)
-		if (index($0, " comm=" task " pid=") || (open && p == pid)) sum += r
+		if (index($0, " comm=" task " pid=")) threads += r
+		else if (p == pid) own += r
 	}
 	/ workqueue_execute_start: / && ($NF in helper) { ws[cpu] = ts() }
-	/ workqueue_execute_end: / && (cpu in ws) { sum += ts() - ws[cpu]; delete ws[cpu] }
-	END { printf "%d\n", sum }' "$MI_TRACE/trace"
+	/ workqueue_execute_end: / && (cpu in ws) { work += ts() - ws[cpu]; delete ws[cpu] }
+	END { printf "%.0f %.0f %.0f\n", own, threads, work }' "$MI_TRACE/trace"
 }
 
 # mi_field EVENT NAME: one field of an event line.

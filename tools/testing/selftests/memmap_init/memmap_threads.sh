@@ -44,7 +44,8 @@
 #     runs on one thread and the cgroup's pids.events counts the refusal;
 #   - from a cgroup whose cpu.max is one CPU: helpers run, and the
 #     cgroup's cpu.stat usage covers the CPU time of the binding task and
-#     its helpers (the trace, mi_trace_ns), less 1 ms;
+#     its helpers (the trace, mi_trace_ns), less 1 ms: a helper outside
+#     the cgroup would leave it short;
 #   - while the last housekeeping CPU of the node goes offline and online
 #     again, binds from a task allowed on it and on the first: helpers only
 #     on those two CPUs, and the struct pages equal to a bind's on one CPU;
@@ -657,55 +658,54 @@ cg_usage() {
 # between the trace markers mi_trace_ns reads, on the CPUs its helpers
 # may use ($usage_cpus); set usage to the cgroup's CPU time meanwhile, in
 # nanoseconds.  Nothing between the two readings forks.  The scheduler
-# charges a running task's time at each tick and when it sleeps; this
-# shell sleeps a moment (on the FIFO $idle, which nothing writes) before
-# the first reading and before the end marker, so that the cgroup and the
-# trace count the same charges of it.
+# charges a running task at each tick and when it sleeps; times (the
+# builtin: getrusage()) charges this shell too, before the first reading
+# and before the end marker, so that the cgroup and the trace count the
+# same charges of it.
 pv_map_usage() {
-	local u0 u1 rc=0 self used=0
-	self=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
+	local u0 u1 rc=0 cpus used=0
+	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$BASHPID/status")
 	taskset -pc "$usage_cpus" "$BASHPID" >/dev/null || return 1
-	mi_trace_follow "$BASHPID"
-	read -r -t 0.002 -u "$idle"
+	if ! mi_trace_follow "$BASHPID"; then
+		ktap_print_msg "cannot trace the runtime of task $BASHPID"
+		taskset -pc "$cpus" "$BASHPID" >/dev/null
+		return 1
+	fi
+	times >/dev/null
 	cg_usage
 	u0=$used
 	echo mi_window_start >"$MI_TRACE/trace_marker"
 	pv_map "$@" || rc=1
-	read -r -t 0.002 -u "$idle"
+	times >/dev/null
 	echo mi_window_end >"$MI_TRACE/trace_marker"
 	cg_usage
 	u1=$used
-	mi_trace_follow ""
-	taskset -pc "$self" "$BASHPID" >/dev/null
+	mi_trace_follow "" || rc=1
+	taskset -pc "$cpus" "$BASHPID" >/dev/null
 	usage=$(((u1 - u0) * 1000))
 	return "$rc"
 }
 
 # pv_cpumax: from a cgroup whose cpu.max is one CPU, on the CPUs its
 # helpers may use, a bind with room for two threads runs helpers, and the
-# cgroup is charged for all the CPU time of the binding task and its
-# helpers (mi_trace_ns), less 1 ms for the time work items spend outside
-# their function: both count the same charges of the scheduler
-# (pv_map_usage).  A helper outside the cgroup leaves it charged that
-# much less.
+# cgroup is charged the CPU time the binding task and its helpers spent
+# (mi_trace_ns), less 1 ms: both add up the same charges of the scheduler
+# (pv_map_usage), the cgroup in microseconds.  A helper outside the
+# cgroup, such as a work item, leaves it charged that much less.  A task
+# in the kernel is throttled only when it returns to user space: the bind
+# runs to its end, and the process pays afterwards.
 pv_cpumax() {
-	local usage='' ran usage_cpus p why self=$BASHPID idle
+	local usage='' own threads work lost usage_cpus p why self=$BASHPID
 	if ! mi_cgroup_usable cpu >/dev/null; then
 		mi_skip "$PV_CPUMAX" "no cgroup v2 cpu controller (CONFIG_CFS_BANDWIDTH)"
 		return
 	fi
-	if ! mkfifo "$MI_TMP/idle" || ! exec {idle}<>"$MI_TMP/idle"; then
-		mi_result "$PV_CPUMAX" 1 "cannot make the FIFO $MI_TMP/idle"
-		return
-	fi
 	usage_cpus=$(mi_helper_cpus_allowed "$(mi_cpu_node "$node")" "" | paste -sd,)
 	if ! bound "cpu.max=100000 100000" pv_map_usage 4096 "$node" 0 0; then
-		exec {idle}>&-
 		pv_unmap
 		mi_result "$PV_CPUMAX" 1 "the bind failed in a cgroup of cpu.max one CPU"
 		return
 	fi
-	exec {idle}>&-
 	pv_unmap
 	read -r p why < <(possible)
 	if [ "$p" -lt 2 ]; then
@@ -713,15 +713,19 @@ pv_cpumax() {
 		return
 	fi
 	# $BASHPID inside $(...) would be the subshell's.
-	ran=$(mi_trace_ns "$self")
-	ktap_print_msg "$PV_CPUMAX: threads=$(most), the task and its helpers ran" \
-		"$((ran / 1000)) us, the cgroup was charged $((usage / 1000)) us"
-	if [ -z "$helpers" ]; then
+	read -r own threads work < <(mi_trace_ns "$self")
+	lost=$(mi_trace_lost)
+	ktap_print_msg "$PV_CPUMAX: threads=$(most); the task ran $((own / 1000)) us," \
+		"helper threads $((threads / 1000)) us, helper work items" \
+		"$((work / 1000)) us; the cgroup was charged $((usage / 1000)) us"
+	if [ "$lost" != 0 ]; then
+		mi_result "$PV_CPUMAX" 1 "the trace lost $lost events: the times are incomplete"
+	elif [ -z "$helpers" ] || [ $((threads + work)) -le 0 ]; then
 		mi_result "$PV_CPUMAX" 1 "no helper ran for a bind with room for $p threads"
-	elif [ "${ran:-0}" -le 0 ]; then
+	elif [ "$own" -le 0 ]; then
 		mi_result "$PV_CPUMAX" 1 "no runtime of the binding task traced"
 	else
-		[ "$usage" -ge $((ran - 1000000)) ]
+		[ "$usage" -ge $((own + threads + work - 1000000)) ]
 		mi_result "$PV_CPUMAX" $? "the cgroup was charged less than that, less 1 ms"
 	fi
 }
