@@ -2795,20 +2795,21 @@ out:
  *
  * As create_io_thread() and vhost_task_create() do, create a thread of the
  * calling process that shares its mm and fs (not its files), so that the
- * work it does is the process's: it is in the process's cgroups and
- * counts against RLIMIT_NPROC and pids.max, and it has the caller's
- * credentials, scheduling policy and nice value.  Unlike theirs, it never
- * dequeues a signal: it runs @worker->fn once and exits, so a stop, a
- * freeze, an exec or a fatal signal of the process waits for at most that
- * one run.  @cpus is set before the thread first runs, within its cpuset,
- * as io_uring sets its workers'.
+ * work it does is the process's: it is in the process's cgroups (its CPU
+ * time is charged to cpu.max, which throttles a task only when it returns
+ * to user space, so never this thread) and counts against RLIMIT_NPROC
+ * and pids.max, and it has the caller's credentials, scheduling policy
+ * (less SCHED_RESET_ON_FORK; a SCHED_DEADLINE caller gets -EAGAIN) and
+ * nice value.  Unlike theirs, it never dequeues a signal: it runs
+ * @worker->fn once and exits, so a stop, a freeze, an exec or a fatal
+ * signal of the process waits for at most that one run.  @cpus is set
+ * before the thread first runs, within its cpuset, as io_uring sets its
+ * workers'.
  *
  * The caller must wait for the thread with user_worker_wait() before it
- * returns to user space, so that the thread does not outlive the call
- * that needed it: as a vhost_task does for vhost_task_stop(), it reports
- * that it is done as the last thing before do_exit(), and may still be
- * exiting for a moment afterwards.  The mmap lock must not be held: a
- * thread with a user shadow stack gets a new one mapped.
+ * returns to user space, so that the thread is done with the call before
+ * the call returns.  The mmap lock must not be held: a thread with a user
+ * shadow stack gets a new one mapped.
  *
  * Return: 0, or the error of creating the thread.
  */
@@ -2844,7 +2845,13 @@ int user_worker_start(struct user_worker *worker, const struct cpumask *cpus,
  * user_worker_wait - wait for a worker thread to be done
  * @worker: a worker that user_worker_start() started
  *
- * The thread is then on its way out: it touches @worker no more.
+ * A worker that has not run yet cannot be cancelled: this waits until it
+ * has had a CPU and run @worker->fn.  The thread reports that it is done
+ * just before do_exit(), as a vhost_task does for vhost_task_stop(): it
+ * then touches @worker no more, but until it is released it still counts
+ * against pids.max and RLIMIT_NPROC, and a single-threaded process's
+ * unshare(CLONE_NEWUSER) or setns() fails.  That is usually brief, but a
+ * tracer can keep the thread there.
  */
 void user_worker_wait(struct user_worker *worker)
 {
