@@ -139,6 +139,22 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	run -0 "$P/harness/series/check-mirror.sh"
 }
 
+@test "export.sh: a cover letter whose series did not change keeps its Date:" {
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
+	run -0 "$P/harness/series/export.sh"
+	cp "$P/patches/0000-cover-letter.patch" "$T/cover.before"
+	# format-patch dates a cover letter when it runs: let the clock move.
+	sleep 1
+	run -0 "$P/harness/series/export.sh"
+	cmp "$T/cover.before" "$P/patches/0000-cover-letter.patch"
+	# A new patch changes the cover letter, and its date with it.
+	printf 'void page_init(void)\n{\n\ttemplate();\n\tdrain();\n}\n' >"$MZ_TREE/mm/page.c"
+	tree commit -q -am "mm: drain"
+	run -0 "$P/harness/series/export.sh"
+	run -1 cmp -s "$T/cover.before" "$P/patches/0000-cover-letter.patch"
+	grep -q '^Date: ' "$P/patches/0000-cover-letter.patch"
+}
+
 @test "export.sh: every patch is from the neutral author, and git am takes it as exported" {
 	# Patches without a From: (as patches/ had them before), and a commit
 	# made in the tree by whoever works there: git's own identity is the
