@@ -8,7 +8,8 @@
 #
 #   bench-report.py --run base=OUT --run template=OUT
 #                   --run template+streaming=OUT [--run template-threads=OUT
-#                   --run template+streaming-threads=OUT [--run base-cpus=OUT]]
+#                   --run template+streaming-threads=OUT [--run base-cpus=OUT]
+#                   [--run template-busy=OUT --run template-threads-busy=OUT]]
 #                   [--run RUN=OUT]...
 #                   --devices LIST --rebinds N
 #                   [--accel kvm|tcg] [--fact KEY=VALUE]... [--kernel NAME=DIR]...
@@ -27,7 +28,15 @@
 # with them, optionally, base-cpus: the base kernel with every vCPU online
 # as in the threaded boots (THREADS=auto; it still initializes on one
 # thread), shown as "base, all CPUs", the base of the threaded runs' whole
-# bind and of the breakdown's every-vCPU table.
+# bind and of the breakdown's every-vCPU table.  With the threaded runs,
+# optionally (both or neither), the busy host (bench.sh --busy): a nice-0
+# task spinning on every vCPU but the first, the template backend held to
+# one thread on the first vCPU (template-busy, guest/tests/bench
+# THREADS=busy1) and on the threads the kernel picks (template-threads-busy,
+# THREADS=busy), their own part of the table ("template, one vCPU, busy
+# host", "template, N threads, busy host"; no bar in the chart); their
+# boots must say they were busy (BENCH-INFO busy_cpus=), the others that
+# they were not.
 # The lines read are guest/tests/bench's BENCH, BENCH-FLOOR, BENCH-PHASE,
 # BENCH-NDCTL and BENCH-INFO lines, defined in harness/bench/benchreport/lines.py.
 # Every device of LIST must have binds 0..N exactly once in every run, the
@@ -43,13 +52,15 @@
 # values, rounded to the nearest ns.  Ratios are medians over the base
 # median.  Each comparison (template vs base, template+streaming vs base,
 # template+streaming vs template; with the threaded runs also each of them
-# vs its single-threaded run and vs base) gets Welch's t-test on the
+# vs its single-threaded run and vs base; with the busy host's, its N
+# threads vs its one and vs the idle host's N) gets Welch's t-test on the
 # rebinds at 95% confidence (as ministat does, but without assuming equal
 # variances): the difference of the means in percent of the second one, +-
 # the half-width of its 95% confidence interval, or "no difference proven
 # at 95%".  The threads' speedup is the single-threaded median over the
-# threaded one.  Every results row has "threads": 1 for the floor, base and
-# the single-threaded runs, the most common threads= of the binds for a
+# threaded one (on the busy host, its one vCPU's over its N threads').
+# Every results row has "threads": 1 for the floor, base and the
+# single-threaded runs, the most common threads= of the binds for a
 # threaded run.
 #
 # The floor (backend "floor"): the fastest store candidate the guest's
@@ -110,8 +121,8 @@ import sys
 
 # The package next to this script, wherever it is run from.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from benchreport.lines import (BACKENDS, BACKEND_OF, BASE_CPUS, KNOWN_DEVICES,  # noqa: E402
-                               NUMERIC_FACTS, RUNS, ReportError, THREADED)
+from benchreport.lines import (BACKENDS, BACKEND_OF, BASE_CPUS, BUSY,  # noqa: E402
+                               KNOWN_DEVICES, NUMERIC_FACTS, RUNS, ReportError, THREADED)
 from benchreport.jsonfile import dumps  # noqa: E402
 from benchreport.parse import parse_run  # noqa: E402
 from benchreport.render import human_bytes, table  # noqa: E402
@@ -232,11 +243,15 @@ def main():
     given = {x for x, _ in paths}
     if BASE_CPUS in given and not given & set(THREADED):
         usage_error(f"--run {BASE_CPUS}: the base with every vCPU online goes with the threaded runs")
-    need = BACKENDS + (list(THREADED) if given & set(THREADED) else [])
+    busy = set(BUSY) | set(BUSY.values())
+    need = BACKENDS + (list(THREADED) if given & (set(THREADED) | busy) else []) + (
+        sorted(busy) if given & busy else [])
     missing = [b for b in need if b not in given]
     if missing:
         usage_error(f"--run missing for {', '.join(missing)}"
-                    + (" (the threaded runs come in pairs)" if given & set(THREADED) else ""))
+                    + (" (the busy host's runs come in pairs, with the threaded runs)"
+                       if given & busy else
+                       " (the threaded runs come in pairs)" if given & set(THREADED) else ""))
     labels = run_labels(given)
 
     try:
@@ -286,7 +301,7 @@ def main():
         # own, ran template and template+streaming; the patched one the
         # threaded runs (or, without a first, every patched run).
         if "first" in kernels:
-            patched = [b for b in patched if b in THREADED] or patched
+            patched = [b for b in patched if b in THREADED or b in busy] or patched
         who = [("base", "base"), ("patched", (patched or ["template"])[0])]
         if "first" in kernels:
             who.insert(1, ("first", "template"))

@@ -22,6 +22,13 @@
 #                               vCPU); in the table "template, N threads"
 #   template+streaming-threads  memmap_streaming=on, automatic threads; in the
 #                               table "template+streaming, N threads"
+# and with --busy two more on both series' kernel, memmap_streaming=off,
+# a nice-0 task spinning on every vCPU but the first (the busy host):
+#   template-busy               the binds held to the first vCPU, so one
+#                               thread; in the table "template, one vCPU,
+#                               busy host"
+#   template-threads-busy       automatic threads, sharing the busy vCPUs;
+#                               in the table "template, N threads, busy host"
 # The single-threaded boots, base included, take every vCPU but the first
 # offline before their binds, which holds the patched kernel's init to one
 # thread; base-cpus and the threaded boots keep every vCPU online.  The
@@ -77,6 +84,11 @@
 #                   threaded boots are skipped: one vCPU runs one thread.
 #   --no-threads    skip the two threaded boots and base-cpus (three boots
 #                   per size)
+#   --busy          add the busy host's two boots per size (above; guest/
+#                   tests/bench THREADS=busy1 and busy): does splitting the
+#                   init still pay when the other vCPUs are taken, and
+#                   what does holding it to one thread cost?  Needs the
+#                   threaded boots (two or more vCPUs)
 #   --accel auto|kvm|tcg   as vm.sh (default $MZ_ACCEL, else auto); auto
 #                   takes KVM only if kvm-probe.sh says both kernels boot
 #                   under it, so all the boots use the same accelerator
@@ -117,7 +129,8 @@
 # Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_VM_BENCH_FILES)
 # holds the NVDIMM file with --nvdimm-memory file.  Logs:
 # $MZ_LOGS/bench-{base,template,streaming,base-cpus,template-threads,
-# streaming-threads}-SIZEM.{log,out} (SIZEM-cxl with a CXL device).
+# streaming-threads,template-busy,template-threads-busy}-SIZEM.{log,out}
+# (SIZEM-cxl with a CXL device).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -138,6 +151,7 @@ results=$BENCH_RESULTS
 chart=
 probe=1
 threads=1
+busy=0
 base_dir=
 first_dir=
 patched_dir=
@@ -173,6 +187,7 @@ while [ $# -gt 0 ]; do
 		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--no-probe) probe=0; shift ;;
 	--no-threads) threads=0; shift ;;
+	--busy) busy=1; shift ;;
 	--check-args) check_only=1; shift ;;
 	-h|--help) mz_help ;;
 	*) mz_arg_error "unknown option '$1'" ;;
@@ -250,7 +265,10 @@ if [ "$threads" = 0 ]; then
 elif [ "$vcpus" = 1 ]; then
 	threads=0 threads_skipped="--smp 1: one vCPU runs the threaded init on one thread"
 fi
-per_size=$((threads ? 6 : 3))
+if [ "$busy" = 1 ] && [ "$threads" = 0 ]; then
+	mz_arg_error "--busy: the busy host's boots need the threaded ones, which are skipped ($threads_skipped)"
+fi
+per_size=$((threads ? 6 + 2 * busy : 3))
 
 case "$accel" in auto|kvm|tcg) ;; *) mz_arg_error "--accel '$accel': not auto, kvm or tcg" ;; esac
 case "$nvmem" in
@@ -500,7 +518,7 @@ nvdimms=0
 [ "$pmem" = 0 ] || nvdimms=1
 
 # boot N LABEL FILE BUILD INITRD EXPECT THREADS SIZE_MIB [APPEND]: one boot
-# (THREADS 1 or auto, guest/tests/bench's), output in
+# (THREADS 1, auto, busy1 or busy, guest/tests/bench's), output in
 # $MZ_LOGS/bench-FILE-SIZE_MIBM.out.
 nboots=$((per_size * ${#size_mibs[@]}))
 run_args=()
@@ -541,6 +559,10 @@ for smib in "${size_mibs[@]}"; do
 		boot $((n + 4)) base-cpus base-cpus "$base_build" "$base_initrd" base auto "$smib"
 		boot $((n + 5)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$smib" memmap_streaming=off
 		boot $((n + 6)) template+streaming-threads streaming-threads "$patched_build" "$patched_initrd" template+streaming auto "$smib" memmap_streaming=on
+	fi
+	if [ "$busy" = 1 ]; then
+		boot $((n + 7)) template-busy template-busy "$patched_build" "$patched_initrd" template busy1 "$smib" memmap_streaming=off
+		boot $((n + 8)) template-threads-busy template-threads-busy "$patched_build" "$patched_initrd" template busy "$smib" memmap_streaming=off
 	fi
 	n=$((n + per_size))
 done

@@ -317,6 +317,8 @@ fake_bench() {
 	template+streaming/1) f=streaming ;;
 	template/auto) f=template-threads ;;
 	template+streaming/auto) f=streaming-threads ;;
+	template/busy1) f=template-busy ;;
+	template/busy) f=template-threads-busy ;;
 	*) echo "fake vm.sh: unexpected EXPECT/THREADS '\$5/\$6'" >&2; exit 1 ;;
 	esac
 	cat "$FIX/\$f.out"
@@ -403,6 +405,32 @@ assert d["kernels"]["base"]["cpus_online"] == {"base": None, "base-cpus": "0-1"}
 	[ -f "$T/r.svg" ] && [ -f "$T/r.txt" ]
 	# One base bar in the chart: base-cpus initializes the memmap as base.
 	run -1 grep -F 'base, all CPUs' "$T/r.svg"
+}
+
+@test "bench.sh: --busy adds the busy host's two boots per size on both series' kernel (fake vm.sh)" {
+	fake_bench
+	run -0 --separate-stderr bench --first-build "$FIRSTB" --busy --devices fsdax-dev,devprivate \
+		--rebinds 3 --sizes 4G --accel tcg --no-probe --results "$T/r.json"
+	sed -n 's|.* '"$T"'/build/\([a-z]*\)-x .*bench fsdax-dev+devprivate 3 4096 \([a-z+]*\) \([a-z0-9]*\).*|\1 \2 \3|p' \
+		"$T/vm.log" >"$T/calls"
+	[ "$(sed -n '7,$p' "$T/calls")" = "patched template busy1
+patched template busy" ]
+	[ "$(wc -l <"$T/calls")" -eq 8 ]
+	[ "$(grep -n 'memmap_streaming=off' "$T/vm.log" | cut -d: -f1 | tr '\n' ' ')" = "2 5 7 8 " ]
+	[[ "$stderr" == *"8 boots per size"* ]]
+	[[ "$stderr" == *"boot 7/8: template-busy done in "*"(8 binds, 1 thread(s))"* ]]
+	[[ "$stderr" == *"boot 8/8: template-threads-busy done in "*"(8 binds, 2 thread(s))"* ]]
+	grep -qx '== Part 3: a busy host ==' <<<"$output"
+	ls "$MZ_LOGS/bench-template-busy-4096M.out" "$MZ_LOGS/bench-template-threads-busy-4096M.out"
+	pyjson "$T/r.json" 'assert set(d["kernels"]["patched"]["policies"]) == {"template-threads", "template+streaming-threads", "template-busy", "template-threads-busy"}, d["kernels"]'
+	# Without the threaded boots there is nothing to compare with.
+	rm -r "$MZ_CACHE"
+	bench_bad --busy --no-threads --devices fsdax-dev
+	[ "$stderr" = "bench.sh: error: --busy: the busy host's boots need the threaded ones, which are skipped (--no-threads) (see --help)" ]
+	bench_bad --busy --smp 1 --devices fsdax-dev
+	[ "$stderr" = "bench.sh: error: --busy: the busy host's boots need the threaded ones, which are skipped (--smp 1: one vCPU runs the threaded init on one thread) (see --help)" ]
+	run -0 bench --busy --check-args
+	[[ "$output" == *"8 boots per size"* ]]
 }
 
 @test "bench.sh: the first series' kernel runs the single-threaded boots, both series' the threaded ones (fake vm.sh)" {
@@ -858,7 +886,7 @@ EOF
 	[[ "$stderr" == *"--run missing for template+streaming-threads (the threaded runs come in pairs)"* ]]
 	run -2 --separate-stderr report --run "threads=$FIX/template-threads.out" \
 		--devices fsdax-dev,devprivate --rebinds 3
-	[[ "$stderr" == *"RUN one of base, base-cpus, template, template-threads, template+streaming, template+streaming-threads"* ]]
+	[[ "$stderr" == *"RUN one of base, base-cpus, template, template-threads, template+streaming, template+streaming-threads, template-busy, template-threads-busy"* ]]
 	# A threaded run whose lines do not say how many threads ran.
 	sed 's/ threads=2$//' "$FIX/template-threads.out" >"$T/t.out"
 	run -1 --separate-stderr report --run "template-threads=$T/t.out" \
@@ -880,20 +908,65 @@ EOF
 	[[ "$stderr" == *"run template-threads: WRONG BACKEND"*"must measure 'template'"* ]]
 }
 
+@test "bench-report.py: the busy host's runs come in pairs with the threaded runs, and must have been busy" {
+	threaded=(--run "template-threads=$FIX/template-threads.out" --run "template+streaming-threads=$FIX/streaming-threads.out")
+	busy=(--run "template-busy=$FIX/template-busy.out" --run "template-threads-busy=$FIX/template-threads-busy.out")
+	run -2 --separate-stderr report "${threaded[@]}" --run "template-busy=$FIX/template-busy.out" \
+		--devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"--run missing for template-threads-busy (the busy host's runs come in pairs, with the threaded runs)"* ]]
+	run -2 --separate-stderr report "${busy[@]}" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"--run missing for template-threads, template+streaming-threads (the busy host's runs come in pairs, with the threaded runs)"* ]]
+	# A busy run from a boot that kept no CPU busy, an idle run from one that did.
+	grep -v '^BENCH-INFO busy_cpus=' "$FIX/template-threads-busy.out" >"$T/nb.out"
+	run -1 --separate-stderr report "${threaded[@]}" --run "template-busy=$FIX/template-busy.out" \
+		--run "template-threads-busy=$T/nb.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run template-threads-busy: not a busy-host boot (no 'BENCH-INFO busy_cpus=' line: THREADS busy or busy1)"* ]]
+	run -1 --separate-stderr report --run "template-threads=$FIX/template-threads-busy.out" \
+		--run "template+streaming-threads=$FIX/streaming-threads.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run template-threads: a busy-host boot (busy_cpus=1) in an idle run"* ]]
+	# The busy host's one thread on two.
+	sed 's/ tp_ns=\([0-9]*\)$/ tp_ns=\1 threads=2/' "$FIX/template-busy.out" >"$T/b2.out"
+	run -1 --separate-stderr report "${threaded[@]}" --run "template-busy=$T/b2.out" \
+		--run "template-threads-busy=$FIX/template-threads-busy.out" --devices fsdax-dev,devprivate --rebinds 3
+	[[ "$stderr" == *"run template-busy: WRONG THREADS: fsdax-dev bind 0 ran on 2 threads, this run must be single-threaded"* ]]
+	# Both: Part 3, its verdicts, speedup and whole bind; JSON rows,
+	# comparisons and speedups; no bar in the chart.
+	run -0 --separate-stderr report "${threaded[@]}" "${busy[@]}" --devices fsdax-dev,devprivate \
+		--rebinds 3 --json "$T/r.json" --svg "$T/r.svg"
+	part3=$(sed -n '/^== Part 3: a busy host ==$/,$p' <<<"$output")
+	[ -n "$part3" ]
+	[[ "$(sed -n '/^== Part 2/,/^== Part 3/p' <<<"$output")" != *"busy host"$'\n'* ]]
+	# fsdax-dev: one thread 11 ms, two 9 ms (medians), the idle host's two 6 ms.
+	grep -A2 -x '  template, one vCPU, busy host' <<<"$part3" | grep -E '^ +11\.000 +10\.000-12\.000 '
+	grep -A1 -x '  template, 2 threads, busy host' <<<"$part3" | grep -E '^ +9\.000 +8\.250-9\.750 '
+	grep -x '  template, 2 threads, busy host vs template, 2 threads: +50.0% +- 25.6%' <<<"$part3"
+	[[ "$(tr '\n' ' ' <<<"$part3" | tr -s ' ')" == *"speedup of 2 threads over 1 on the busy host (ratio of medians): template 1.22x"* ]]
+	grep -E '^  fsdax-dev +4 GiB +90\.00 +102\.00 1\.13x$' <<<"$part3"
+	pyjson "$T/r.json" 'rs = {(x["backend"], x["threads"]) for x in d["results"] if x["device"] == "fsdax-dev"}
+assert ("template-busy", 1) in rs and ("template-threads-busy", 2) in rs, rs
+cs = {(c["a"], c["b"]) for c in d["comparisons"] if c["device"] == "devprivate"}
+assert {("template-threads-busy", "template-busy"), ("template-threads-busy", "template-threads")} <= cs, cs
+sp = [s for s in d["speedup"] if s["a"] == "template-threads-busy"]
+assert [(s["device"], s["b"], s["threads"], s["ratio"]) for s in sp] == [("fsdax-dev", "template-busy", 2, 1.2222), ("devprivate", "template-busy", 2, 1.1852)], sp'
+	run -1 grep -F 'busy host' "$T/r.svg"
+}
+
 # --- guest/tests/bench without a VM -----------------------------------------
 
-@test "guest/tests/bench: THREADS is 1 or auto; checked before it touches anything" {
+@test "guest/tests/bench: THREADS is 1, auto, busy or busy1; checked before it touches anything" {
 	# It must stop at the checks: past them it would set kernel knobs.
 	[ ! -d /mz/tests ] || skip "/mz/tests exists: this host looks like a bench guest"
 	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template 2
-	[ "$output" = "BENCH-ERROR THREADS '2' is not 1 or auto" ]
+	[ "$output" = "BENCH-ERROR THREADS '2' is not 1, auto, busy or busy1" ]
 	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 base 0
-	[ "$output" = "BENCH-ERROR THREADS '0' is not 1 or auto" ]
+	[ "$output" = "BENCH-ERROR THREADS '0' is not 1, auto, busy or busy1" ]
+	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template busy2
+	[ "$output" = "BENCH-ERROR THREADS 'busy2' is not 1, auto, busy or busy1" ]
 	run -1 "$ROOT/guest/tests/bench" fsdax-dev 3 256 template auto extra
 	[ "$output" = "BENCH-ERROR usage: bench DEVICES REBINDS SIZE_MB EXPECT [THREADS] (got 6 arguments)" ]
 	# Good arguments (without THREADS: 1) pass, and on a host it stops:
 	# base with every CPU online (auto) too, for the threaded boots' base.
-	for a in "template auto" "base 1" "base auto" "template+streaming 1" "template"; do
+	for a in "template auto" "base 1" "base auto" "template+streaming 1" "template" "template busy" "template busy1"; do
 		# shellcheck disable=SC2086 # EXPECT [THREADS]
 		run -1 "$ROOT/guest/tests/bench" fsdax-dev+devprivate 3 256 $a
 		[[ "$output" == "BENCH-ERROR no /mz/tests: this test runs in a guest"* ]]

@@ -24,11 +24,17 @@ THREADED = {"template-threads": "template",
 # The base kernel booted as the threaded runs are, with every vCPU online
 # (it still initializes on one thread): the base of their whole bind.
 BASE_CPUS = "base-cpus"
+# The busy host (bench.sh --busy): the template backend while a nice-0
+# task spins on every vCPU but the first, on N threads -> held to one.
+BUSY = {"template-threads-busy": "template-busy"}
+# The runs whose binds may run on more than one thread.
+MULTI = set(THREADED) | set(BUSY)
 # Run label -> the backend its lines name.
-BACKEND_OF = dict(THREADED, **{BASE_CPUS: "base"})
+BACKEND_OF = dict(THREADED, **{BASE_CPUS: "base"},
+                  **{b: "template" for kv in BUSY.items() for b in kv})
 # Every run, in the table's order: each threaded run next to its own.
 RUNS = ["base", BASE_CPUS, "template", "template-threads", "template+streaming",
-        "template+streaming-threads"]
+        "template+streaming-threads", "template-busy", "template-threads-busy"]
 METRICS = ["memmap_init_ns", "enable_ns"]
 KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate", "cxl-fsdax-dev",
                  "cxl-devdax"]
@@ -37,6 +43,9 @@ COMPARISONS = [("template", "base"), ("template+streaming", "base"),
 THREAD_COMPARISONS = [("template-threads", "template"),
                       ("template+streaming-threads", "template+streaming"),
                       ("template-threads", "base"), ("template+streaming-threads", "base")]
+# The busy host's N threads against its one, and against the idle host's.
+BUSY_COMPARISONS = [("template-threads-busy", "template-busy"),
+                    ("template-threads-busy", "template-threads")]
 COLORS = {"base": "#7f7f7f", BASE_CPUS: "#c7c7c7", "template": "#1f77b4",
           "template+streaming": "#ff7f0e",
           "template-threads": "#9ecae1", "template+streaming-threads": "#fdd0a2",

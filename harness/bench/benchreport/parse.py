@@ -3,7 +3,7 @@
 its binds, floor samples and facts, refusing anything that would make the
 numbers other than what the table says they are."""
 
-from .lines import BACKEND_OF, FLOOR_RE, LINE_RE, NDCTL_RE, PHASE_RE, ReportError, THREADED
+from .lines import BACKEND_OF, BUSY, FLOOR_RE, LINE_RE, MULTI, NDCTL_RE, PHASE_RE, ReportError
 
 
 def parse_run(label, path, devices, rebinds):
@@ -81,11 +81,11 @@ def parse_run(label, path, devices, rebinds):
                 f"run {label}: WRONG BACKEND: {d} bind {k} used '{m.group('backend')}', "
                 f"this run must measure '{want}' ({path}:{n})")
         threads = None if m.group("threads") is None else int(m.group("threads"))
-        if label in THREADED and threads is None:
+        if label in MULTI and threads is None:
             raise ReportError(
                 f"run {label}: {d} bind {k} has no threads= (a guest test from before the "
                 f"threaded init?): a threaded run must say how many threads ran ({path}:{n})")
-        if label not in THREADED and (threads or 0) > 1:
+        if label not in MULTI and (threads or 0) > 1:
             raise ReportError(
                 f"run {label}: WRONG THREADS: {d} bind {k} ran on {threads} threads, "
                 f"this run must be single-threaded ({path}:{n})")
@@ -100,6 +100,12 @@ def parse_run(label, path, devices, rebinds):
         binds[d][k] = b
     if not info.get("size_mb", "").isdigit():
         raise ReportError(f"run {label}: no 'BENCH-INFO size_mb=' line ({path})")
+    busy = label in BUSY or label in BUSY.values()
+    if busy != bool(info.get("busy_cpus")):
+        raise ReportError(f"run {label}: " + (
+            "not a busy-host boot (no 'BENCH-INFO busy_cpus=' line: THREADS busy or busy1)"
+            if busy else f"a busy-host boot (busy_cpus={info['busy_cpus']}) in an idle run")
+            + f" ({path})")
     if info.get("instrument") != "function_graph":
         raise ReportError(f"run {label}: memmap init not timed by function_graph "
                           f"(BENCH-INFO instrument={info.get('instrument')}) ({path})")

@@ -6,8 +6,8 @@ import collections
 import statistics
 import textwrap
 
-from .lines import (BACKENDS, BACKEND_OF, BASE_CPUS, COMPARISONS, CONFIDENCE, NVDIMM_MEMORY,
-    ReportError, THREADED, THREAD_COMPARISONS, WIDTH)
+from .lines import (BACKENDS, BACKEND_OF, BASE_CPUS, BUSY, BUSY_COMPARISONS, COMPARISONS,
+    CONFIDENCE, MULTI, NVDIMM_MEMORY, ReportError, THREADED, THREAD_COMPARISONS, WIDTH)
 from .stats import find, run_labels
 
 
@@ -33,9 +33,12 @@ def run_name(r):
     b = r["backend"]
     if b == "floor":
         return f"floor ({r['candidate']})"
-    if b in THREADED:
+    if b in BUSY.values():
+        return f"{BACKEND_OF[b]}, one vCPU, busy host"
+    if b in MULTI:
         t = r["threads"]
-        return f"{THREADED[b]}, {t} thread{'' if t == 1 else 's'}"
+        return (f"{BACKEND_OF[b]}, {t} thread{'' if t == 1 else 's'}"
+                + (", busy host" if b in BUSY else ""))
     if b == BASE_CPUS:
         return "base, all CPUs"
     return b
@@ -103,6 +106,7 @@ def table(doc, for_list=False):
         out += wrap(f"Threaded boots skipped ({doc['threads_skipped']}): one thread only.")
     labels = run_labels({r["backend"] for r in results})
     threaded = [b for b in labels if b in THREADED]
+    busy = [b for b in labels if b in BUSY]
     # Older results have no base with every vCPU online.
     have_cpus = BASE_CPUS in labels
     single = [b for b in labels if b in BACKENDS]
@@ -110,9 +114,10 @@ def table(doc, for_list=False):
         x for b in BACKENDS[1:] for x in (b, b + "-threads") if x in labels]
     any_slow_floor = []
 
-    def init_blocks(runs, comps, speedup):
+    def init_blocks(runs, comps, speedup, where=""):
         """Per size and device, the memmap init rows of runs, the verdicts
-        of comps and (threads) the speedup line."""
+        of comps and, with speedup ({run on N threads: its run on one}),
+        the speedup line, its host described by where."""
         res = []
         for size in sizes:
             for d in devices:
@@ -147,16 +152,16 @@ def table(doc, for_list=False):
                         line = f"  {'':<32} {c['verdict']}"
                     res.append(line)
                 if speedup:
-                    ts = {rows[b]["threads"] for b in threaded}
+                    ts = {rows[b]["threads"] for b in speedup}
                     n = f"{min(ts)} thread{'' if ts == {1} else 's'}" if len(ts) == 1 else "N threads"
                     parts = []
-                    for b in threaded:
-                        one, mt = rows[THREADED[b]], rows[b]
+                    for b, b1 in speedup.items():
+                        one, mt = rows[b1], rows[b]
                         x = f"{one['median'] / mt['median']:.2f}x" if mt["median"] > 0 else "n/a"
-                        parts.append(f"{THREADED[b]} {x}" + ("" if len(ts) == 1 else
-                                                              f" (N={mt['threads']})"))
-                    res += wrap(f"speedup of {n} over 1 (ratio of medians): " + ", ".join(parts),
-                                "  ")
+                        parts.append(f"{BACKEND_OF[b]} {x}" + ("" if len(ts) == 1 else
+                                                               f" (N={mt['threads']})"))
+                    res += wrap(f"speedup of {n} over 1{where} (ratio of medians): "
+                                + ", ".join(parts), "  ")
                 if "floor" in runs:
                     for f in doc["floor"]:
                         if (f["device"], f["size_bytes"]) == (d, size) and f["slower_than"]:
@@ -226,6 +231,16 @@ def table(doc, for_list=False):
         ("Cost per page on N threads, ns (median memmap init time / pages):", "device",
          threaded, "memmap_init_ns", " ", "base", ("threads", 7, threads_col),
          [("template", 9), ("+streaming", 10)], per_page),
+    ]
+
+    one_busy = ("1 thread", 9, lambda base, rs: fmt_ms(base["median"], 2))
+    blocks3 = [
+        ("Whole bind on the busy host, median ms and x the bind held to one thread "
+         "(the same instruments):", "size", busy, "enable_ns", "  ", "template-busy",
+         one_busy, [("N threads", 14)], ms_x_base),
+        (f"The kernel's part of the whole bind on the busy host, median ms and x the bind "
+         f"held to one thread ({probe_what}):", "size", busy, "probe_ns", "  ",
+         "template-busy", one_busy, [("N threads", 14)], ms_x_base),
     ]
 
     def tables(blocks):
@@ -298,7 +313,7 @@ def table(doc, for_list=False):
             out += wrap(f"Kernels: base {base_rel}, the first series {first_rel or patched_rel}"
                         + ("" if first_rel else " (with its follow-up: the same kernel as Part 2)")
                         + ".")
-    out += init_blocks(single + ["floor"], COMPARISONS, False)
+    out += init_blocks(single + ["floor"], COMPARISONS, None)
     out += tables(blocks1)
     out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[:1] if have_cpus else None)
     if threaded:
@@ -309,10 +324,24 @@ def table(doc, for_list=False):
                     f"{patched_rel}" + ("" if first_rel else " (both series, one kernel)")
                     + (f"; base {base_rel} with every vCPU online as well" if have_cpus
                        else "") + ".")
-        out += init_blocks(many, THREAD_COMPARISONS, True)
+        out += init_blocks(many, THREAD_COMPARISONS, {b: THREADED[b] for b in threaded})
         out += tables(blocks2)
         if have_cpus:
             out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[1:], lead=False)
+    if busy:
+        out.append("")
+        out.append("== Part 3: a busy host ==")
+        out += wrap(f"Kernel {patched_rel}, memmap_streaming=off, every vCPU online and a nice-0 "
+                    "task spinning on each vCPU but the first from before the first bind to "
+                    "the last. \"one vCPU, busy host\": the binds held to the first vCPU (the "
+                    "binding task, and the unbound workqueues' cpumask, which libnvdimm's "
+                    "worker and its helpers follow), so the init runs on one thread where "
+                    "nothing else runs; \"N threads, busy host\": not held, the helpers "
+                    "sharing the busy vCPUs with the spinning tasks. The idle host's threaded "
+                    "row (Part 2) for reference.")
+        out += init_blocks(["template-busy", "template-threads-busy", "template-threads"],
+                           BUSY_COMPARISONS, BUSY, " on the busy host")
+        out += tables(blocks3)
     if any_slow_floor:
         out.append("")
         out += wrap("WARNING: the floor came out slower than a template path it should "

@@ -9,7 +9,7 @@ import statistics
 
 from .lines import (BACKENDS, BACKEND_OF, COMPARISONS, CONFIDENCE, ENABLE_INSTRUMENT,
     ENABLE_INSTRUMENT_OF, FLOOR_INSTRUMENT, METRICS, NVDIMM_PHASES, PROBE_FUNCS, PROBE_FUNCS_OF,
-    RUNS, ReportError, THREADED, THREAD_COMPARISONS)
+    MULTI, RUNS, ReportError, BUSY, BUSY_COMPARISONS, THREADED, THREAD_COMPARISONS)
 
 
 def _betacf(a, b, x):
@@ -148,13 +148,14 @@ def aggregate(runs, sizes, devices, rebinds):
     results, comparisons, crosscheck, floors, speedups = [], [], [], [], []
     labels = run_labels({b for b, _ in runs})
     threaded = [b for b in labels if b in THREADED]
+    busy = [b for b in labels if b in BUSY]
     for size in sizes:
         for d in devices:
             enable_instr = ENABLE_INSTRUMENT_OF.get(d, ENABLE_INSTRUMENT)
             for b in labels:
                 binds = runs[b, size][0][d]
                 pages = binds[1]["nr_pages"]
-                threads = common_threads(binds) if b in THREADED else 1
+                threads = common_threads(binds) if b in MULTI else 1
                 for metric in METRICS:
                     instr = (runs[b, size][2].get("instrument") if metric == "memmap_init_ns"
                              else enable_instr)
@@ -186,7 +187,8 @@ def aggregate(runs, sizes, devices, rebinds):
             floors.append({"device": d, "size_bytes": size << 20, "from": src,
                            "candidate": fl["cand"], "bytes": fl["bytes"],
                            "slower_than": above, "by_boot": by_boot})
-            for a, b in COMPARISONS + (THREAD_COMPARISONS if threaded else []):
+            for a, b in (COMPARISONS + (THREAD_COMPARISONS if threaded else [])
+                         + (BUSY_COMPARISONS if busy else [])):
                 ra = find(results, d, size, a, "memmap_init_ns")
                 rb = find(results, d, size, b, "memmap_init_ns")
                 c = {"device": d, "size_bytes": size << 20, "metric": "memmap_init_ns",
@@ -196,11 +198,12 @@ def aggregate(runs, sizes, devices, rebinds):
                                       f"({ra['instrument']} vs {rb['instrument']})")
                 c.update(welch(ra["samples"], rb["samples"]))
                 comparisons.append(c)
-            for b in threaded:
-                one = find(results, d, size, THREADED[b], "memmap_init_ns")
+            for b in threaded + busy:
+                b1 = THREADED.get(b) or BUSY[b]
+                one = find(results, d, size, b1, "memmap_init_ns")
                 many = find(results, d, size, b, "memmap_init_ns")
                 speedups.append({"device": d, "size_bytes": size << 20, "metric": "memmap_init_ns",
-                                 "a": b, "b": THREADED[b], "threads": many["threads"],
+                                 "a": b, "b": b1, "threads": many["threads"],
                                  "ratio": (round(one["median"] / many["median"], 4)
                                            if many["median"] else None)})
             for b in labels:
@@ -250,7 +253,7 @@ def breakdown(runs, sizes, devices, rebinds):
                                    "nvdimm": pth.split("/")[-1] in NVDIMM_PHASES})
                 lists = [x["ndctl_list_ns"] for x in rest if x.get("ndctl_list_ns") is not None]
                 out.append({"device": d, "size_bytes": size << 20, "run": b,
-                            "threads": common_threads(binds) if b in THREADED else 1,
+                            "threads": common_threads(binds) if b in MULTI else 1,
                             "ndctl_list_median_ns": (median_int(lists) if len(lists) == len(rest)
                                                      else None),
                             "enable_median_ns": enable,

@@ -4,7 +4,7 @@
 import math
 from xml.sax.saxutils import escape
 
-from .lines import BASE_CPUS, COLORS, THREADED
+from .lines import BASE_CPUS, BUSY, COLORS, THREADED
 from .render import human_bytes, run_name
 from .stats import find, run_labels
 
@@ -31,7 +31,9 @@ def svg_chart(doc):
     pw, ph = width - left - right, height - top - bottom
     # The base with every vCPU online initializes the memmap as base does:
     # the chart shows the memmap init, so one base bar.
-    bars = [b for b in run_labels({r["backend"] for r in results}) if b != BASE_CPUS] + ["floor"]
+    # The busy host's runs are in the table alone.
+    bars = [b for b in run_labels({r["backend"] for r in results})
+            if b != BASE_CPUS and b not in BUSY and b not in BUSY.values()] + ["floor"]
     vals = [find(results, d, sz, b, "memmap_init_ns")["max"] / 1e6
             for d in devices for b in bars]
     step = nice_step(max(vals + [1e-6]) * 1.08)
