@@ -34,6 +34,7 @@
 #include <linux/hugetlb.h>
 #include <linux/unroll.h>
 #include <linux/sched/isolation.h>
+#include <linux/sched/rt.h>
 #include <linux/sched/user_worker.h>
 #include <linux/workqueue.h>
 #include "internal.h"
@@ -1475,12 +1476,12 @@ static void zone_device_memmap_stop(struct zone_device_memmap_split *split,
 
 /*
  * Initialize [@start_pfn, @start_pfn + @nr_pages), on as many threads as
- * zone_device_memmap_cpus() allows and the range has chunks for.  Return
- * the number of threads that did, and in *@nid the node whose CPUs were
- * counted.
+ * zone_device_memmap_cpus() allows, on the memory's node or the nearest
+ * one with CPUs, and the range has chunks for.  Return the number of
+ * threads that did.
  */
 static int zone_device_memmap_init(unsigned long start_pfn,
-				   unsigned long nr_pages, int *nid,
+				   unsigned long nr_pages,
 				   const struct zone_device_memmap_job *job)
 {
 	unsigned long align = max_t(unsigned long, job->pfns_per_compound,
@@ -1490,31 +1491,35 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 							       align, user);
 	struct zone_device_memmap_split *split;
 	cpumask_var_t cpus;
+	int nid = job->nid;
 	int nr, started, threads;
 
-	/* Report the node whose CPUs would run helpers, used or not. */
-	if (!node_state(*nid, N_CPU)) {
-		int near = numa_nearest_node(*nid, N_CPU);
+	if (!node_state(nid, N_CPU)) {
+		int near = numa_nearest_node(nid, N_CPU);
 
 		if (near != NUMA_NO_NODE)
-			*nid = near;
+			nid = near;
 	}
 
 	/*
 	 * No helper for an io_uring worker, whose PF_IO_WORKER its threads
-	 * would inherit, or without the workqueue.  Chunk boundaries fall on
-	 * multiples of the chunk size, so a range that does not start at a
-	 * compound page boundary (none is known) could have a compound page
-	 * split between two threads.
+	 * would inherit, or without the workqueue.  None for a real-time or
+	 * deadline task either: its helpers would carry its priority to the
+	 * node's other CPUs, beyond cpu.max, and it would wait for one that
+	 * higher-priority tasks there kept from ever running.  Chunk
+	 * boundaries fall on multiples of the chunk size, so a range that
+	 * does not start at a compound page boundary (none is known) could
+	 * have a compound page split between two threads.
 	 */
 	if ((current->flags & PF_IO_WORKER) ||
+	    (user && rt_or_dl_task_policy(current)) ||
 	    (!user && !zone_device_memmap_wq) ||
 	    nr_pages < 2 * min_chunk ||
 	    !IS_ALIGNED(start_pfn, job->pfns_per_compound) ||
 	    !zalloc_cpumask_var(&cpus, GFP_KERNEL))
 		goto alone;
 
-	nr = min_t(unsigned long, zone_device_memmap_cpus(*nid, cpus),
+	nr = min_t(unsigned long, zone_device_memmap_cpus(nid, cpus),
 		   nr_pages / min_chunk);
 	split = nr > 1 ? kzalloc(struct_size(split, helpers, nr - 1),
 				 GFP_KERNEL) : NULL;
@@ -1532,7 +1537,7 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 	split->next = start_pfn;
 	init_completion(&split->done);
 
-	started = zone_device_memmap_start(split, nr - 1, *nid, cpus);
+	started = zone_device_memmap_start(split, nr - 1, nid, cpus);
 	free_cpumask_var(cpus);
 	zone_device_memmap_run(split);
 	wait_for_completion(&split->done);
@@ -1615,7 +1620,7 @@ void __ref memmap_init_zone_device(struct zone *zone,
 		.nid               = pgdat->node_id,
 		.streaming         = streaming,
 	};
-	threads = zone_device_memmap_init(start_pfn, nr_pages, &nid, &job);
+	threads = zone_device_memmap_init(start_pfn, nr_pages, &job);
 
 	/*
 	 * Pageblock init writes the section's pageblock bitmap, not the

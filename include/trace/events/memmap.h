@@ -23,9 +23,8 @@ TRACE_DEFINE_ENUM(MEMMAP_INIT_TEMPLATE_STREAMING);
 /*
  * One event per memmap_init_zone_device() call, including calls that find
  * no page to initialize: which struct pages were initialized, for what
- * kind of pgmap, how, on how many threads (0 when there was no page) near
- * which node (the pgmap's, or the nearest one with CPUs), and how long it
- * took.
+ * kind of pgmap, how, on how many threads (0 when there was no page) for
+ * which node, and how long it took.
  */
 TRACE_EVENT(memmap_init_zone_device,
 	    TP_PROTO(unsigned long start_pfn, unsigned long nr_pages,

@@ -39,9 +39,10 @@
 # one not starting at a compound page boundary, one CPU allowed, or a node
 # with one housekeeping CPU; otherwise 1 up to
 # the smallest of those limits (a helper that found every chunk taken is
-# not counted); and the node of the namespace's memory, or the nearest
-# node with CPUs when it has none (not checked for device-private memory,
-# whose node is that of the CPU that loads test_hmm).
+# not counted); and the node of the namespace's memory, also when the
+# helpers ran on the nearest node with CPUs (not checked for
+# device-private memory, whose node is that of the CPU that loads
+# test_hmm).
 #
 # With MEMMAP_INIT_POLICY_ONLY=1, only the binds whose backend the policy
 # decides run: the first bind and request default of each memory type (or

@@ -53,8 +53,8 @@
 # template+streaming; off: template).
 #
 # The trace event and the pr_debug line also report how many threads ran
-# the init (threads=T, "on T thread(s)") and the node whose CPUs ran the
-# helpers (nid=N): memmap_init_zone_device() splits a large range into
+# the init (threads=T, "on T thread(s)") and the memory's node (nid=N,
+# "of node N"): memmap_init_zone_device() splits a large range into
 # chunks that the binding thread and its helpers take in turn, on the CPUs
 # of the range's node, or of the nearest node with CPUs.  No knob steers
 # it; the binding task's limits do: its allowed CPUs and the node's

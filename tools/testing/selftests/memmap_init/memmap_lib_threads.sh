@@ -6,20 +6,29 @@
 # and the threads each event may report.  Sourced by memmap_lib.sh, never
 # executed.
 
-# Multithreaded init.  x86-64 has 4 KiB pages, 128 MiB sections
-# (PAGES_PER_SECTION) and 64-byte struct pages; chunks write at least two
-# sections' worth of struct pages (a kernel thread's binds; a user task's
-# helpers are threads it forks, and their chunks are four times as large,
-# so that for its binds mi_threads_expected's most is an upper bound and
-# a test that needs helpers binds 4 GiB).  Where the tails of compound pages share
-# vmemmap pages (no altmap, more than two vmemmap pages of struct pages a
-# compound page: vmemmap_can_optimize()), memmap init writes two vmemmap
-# pages of each: 128.  Kernels whose struct page is not 64 bytes (KMSAN)
-# share none.  A range
-# starting in a boot section (compound_nr_pages()'s early_section()) would
-# share none either: no guest has one.
-MI_SECTION_PAGES=32768
-MI_SHARED_WRITTEN=128
+# Multithreaded init.  Chunks write at least two memory sections' worth
+# of struct pages (a kernel thread's binds; a user task's helpers are
+# threads it forks, and their chunks are four times as large, so that for
+# its binds mi_threads_expected's most is an upper bound and a test that
+# needs helpers binds 4 GiB).  No interface gives the section size:
+# SECTION_SIZE_BITS of each architecture's asm/sparsemem.h is declared
+# here, and on another architecture the tests that count threads skip
+# (mi_threads_known).  Where the tails of compound pages share vmemmap
+# pages (no altmap, more than two vmemmap pages of struct pages a compound
+# page: vmemmap_can_optimize()), memmap init writes two vmemmap pages of
+# each.  struct page is taken to be 64 bytes: a kernel whose struct page
+# is not (KMSAN) shares none.  A range starting in a boot section
+# (compound_nr_pages()'s early_section()) would share none either: no
+# guest has one.
+case "$(uname -m)" in
+x86_64|riscv64|s390x) MI_SECTION_BITS=27 ;;
+aarch64) MI_SECTION_BITS=$((MI_PAGE_SIZE == 65536 ? 29 : 27)) ;;
+loongarch64) MI_SECTION_BITS=29 ;;
+ppc64|ppc64le) MI_SECTION_BITS=24 ;;
+*) MI_SECTION_BITS= ;;
+esac
+MI_SECTION_PAGES=$((MI_SECTION_BITS ? (1 << MI_SECTION_BITS) / MI_PAGE_SIZE : 0))
+MI_SHARED_WRITTEN=$((2 * MI_PAGE_SIZE / 64))
 # The online CPUs and, per node, its online CPUs and its online
 # housekeeping CPUs (mi_cpus_init).
 MI_CPUS=
@@ -237,7 +246,8 @@ mi_cgroup_leave() {
 # administrator would confine a task), cpu.max=QUOTA (in a cgroup with
 # that cpu.max, "100000 100000" for one CPU), pids.max=N (in a cgroup
 # with that pids.max, "current" for the tasks it holds once the shell is
-# in it: no task more), nice=N (nice value N, as nice would), wq=LIST (the
+# in it: no task more), nice=N (nice value N, as nice would), fifo=N
+# (SCHED_FIFO at priority N, as chrt -f would; from SCHED_OTHER), wq=LIST (the
 # shell on the CPUs of LIST, and the unbound workqueues' workers too,
 # through MI_WQ_CPUMASK: for binds that do not run in the task that asks
 # for them, as pmem namespaces bind in libnvdimm's worker) or "" (none).
@@ -253,6 +263,9 @@ mi_limited() {
 	cpuset=*) mi_cgroup_enter cpuset.cpus "${lim#*=}" "$pid" || return 1 ;;
 	cpu.max=*|pids.max=*) mi_cgroup_enter "${lim%%=*}" "${lim#*=}" "$pid" || return 1 ;;
 	nice=*) renice "${lim#nice=}" -p "$pid" >/dev/null || return 1 ;;
+	fifo=*)
+		[[ "$(chrt -p "$pid" 2>/dev/null)" == *SCHED_OTHER* ]] || return 1
+		chrt -f -p "${lim#fifo=}" "$pid" >/dev/null || return 1 ;;
 	wq=*)
 		if [ -n "$MI_WQ_SAVED" ]; then
 			ktap_print_msg "mi_limited wq= inside mi_limited wq=: refused"
@@ -282,6 +295,7 @@ mi_limited() {
 	cpu=*) taskset -pc "$cpus" "$pid" >/dev/null ;;
 	cpuset=*|cpu.max=*|pids.max=*) mi_cgroup_leave "$pid" ;;
 	nice=*) renice "$nice" -p "$pid" >/dev/null ;;
+	fifo=*) chrt -o -p 0 "$pid" >/dev/null ;;
 	wq=*)
 		taskset -pc "$cpus" "$pid" >/dev/null
 		mi_wq_restore || rc=1 ;;
@@ -364,6 +378,17 @@ mi_compound_written() {
 	fi
 }
 
+# mi_threads_known: true when the section size of this architecture is
+# declared above, so that the kernel's chunks can be worked out.
+mi_threads_known() {
+	[ "$MI_SECTION_PAGES" -gt 0 ]
+}
+
+mi_threads_known_why() {
+	echo "the memory section size of $(uname -m) is not declared in" \
+		"memmap_lib_threads.sh (its asm/sparsemem.h SECTION_SIZE_BITS)"
+}
+
 # mi_threads_chunk COMPOUND ALTMAP: "MIN_CHUNK ALIGN", the kernel's
 # chunking for compound pages of COMPOUND pages (ALTMAP as for
 # mi_compound_written): chunk boundaries at multiples of ALIGN, the larger
@@ -383,31 +408,37 @@ mi_threads_chunk() {
 # NID WHY": the threads a memmap init of that range (compound pages of
 # COMPOUND pages, its memmap in an altmap if ALTMAP is 1, memory of NODE,
 # "-" for unknown) may report when the
-# binding task runs under LIMIT (mi_limited), the node it reports (NID,
-# "-" when it cannot be known here), and why.  No pages: no thread, and
-# the node is NODE.  Otherwise the node is mi_cpu_node NODE, and one
-# thread runs a range that does not start at a compound page or a range
-# of less than two chunks (mi_threads_chunk); else at most one thread per
-# chunk and per online housekeeping CPU of that node that the binding task
-# may run on (mi_helper_cpus_allowed), one when there is none.  LO is 1
+# binding task runs under LIMIT (mi_limited), the node it reports (NID:
+# NODE, "-" when it cannot be known here), and why.  No pages: no
+# thread.  Otherwise one thread runs a range that does not start at a
+# compound page or a range of less than two chunks (mi_threads_chunk);
+# else at most one thread per chunk and per online housekeeping CPU of
+# mi_cpu_node NODE (the memory's node or the nearest with CPUs) that the binding task
+# may run on (mi_helper_cpus_allowed), one when there is none or when the
+# task is real-time (LIMIT fifo=, which the kernel gives no helper).  LO is 1
 # whenever HI allows more: a helper that finds every chunk taken does not
 # count, and when one starts is the scheduler's choice, so no test
 # insists on two.
 mi_threads_expected() {
 	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
-	local chunk n hk allowed nid hi
+	local chunk n hk allowed cn hi nid=$node
 	mi_cpus_init
-	nid=-
-	[ "$node" = - ] || nid=$(mi_cpu_node "$node")
-	read -r chunk _ < <(mi_threads_chunk "$compound" "$altmap")
+	cn=-
+	[ "$node" = - ] || cn=$(mi_cpu_node "$node")
 	allowed=$(mi_allowed_cpus "$lim" | grep -c .)
-	n=$((nr / chunk))
+	# Without the section size, the chunks are not known: one thread per
+	# CPU at most.
+	n=$allowed
+	if mi_threads_known; then
+		read -r chunk _ < <(mi_threads_chunk "$compound" "$altmap")
+		n=$((nr / chunk))
+	fi
 	if [ "$nr" -eq 0 ]; then
 		echo "0 0 $node a call without pages runs no thread"
 		return
 	fi
 	# The helpers' CPUs: the node's housekeeping CPUs the task may use.
-	if [ "$nid" = - ]; then
+	if [ "$cn" = - ]; then
 		# Some node with CPUs: allow the most of any.
 		hk=0
 		for k in "${!MI_NODE_HK[@]}"; do
@@ -415,20 +446,25 @@ mi_threads_expected() {
 			[ "$k" -le "$hk" ] || hk=$k
 		done
 	else
-		hk=$(mi_helper_cpus_allowed "$nid" "$lim" | grep -c .)
+		hk=$(mi_helper_cpus_allowed "$cn" "$lim" | grep -c .)
 	fi
 	hi=$n
 	[ "$hk" -ge "$hi" ] || hi=$hk
 	if [ $((start % compound)) -ne 0 ]; then
 		echo "1 1 $nid the range does not start at a compound page of $compound pages"
+	elif [ "${lim%%=*}" = fifo ]; then
+		echo "1 1 $nid a real-time task's bind runs on its own thread"
+	elif ! mi_threads_known; then
+		echo "1 $hi $nid $hk housekeeping CPU(s) of node $cn that the binding" \
+			"task may use; $(mi_threads_known_why)"
 	elif [ "$n" -lt 2 ]; then
 		echo "1 1 $nid $nr pages are less than two chunks of $chunk"
 	elif [ "$hi" -lt 2 ]; then
-		echo "1 1 $nid $hk housekeeping CPU(s) of node $nid that the binding" \
+		echo "1 1 $nid $hk housekeeping CPU(s) of node $cn that the binding" \
 			"task may use ($allowed allowed to it)"
 	else
 		echo "1 $hi $nid room for $n chunks of at least $chunk pages, $hk housekeeping" \
-			"CPU(s) of node $nid that the binding task may use ($allowed allowed to it)"
+			"CPU(s) of node $cn that the binding task may use ($allowed allowed to it)"
 	fi
 }
 

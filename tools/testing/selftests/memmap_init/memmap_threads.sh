@@ -25,21 +25,23 @@
 #     more than the node's housekeeping CPUs and the range allow (one
 #     bind; whether a helper started before the calling thread took
 #     every chunk is a diagnostic, not a result), and reports the
-#     namespace's node,
-#     or the nearest node with CPUs when it has none;
-#   - devdax align=1G: a bind on several threads writes the same struct
-#     pages as one on one CPU (test_modules/test_memmap_digest.ko),
-#     when the namespace holds three 1 GiB folios or more: chunk
-#     boundaries must fall on multiples of the folio, a boundary inside
-#     one would write a tail as a head;
-#   - devdax map=mem align=2M, whose folios' tails share vmemmap pages so
-#     that a chunk maps four times the pages it writes: several threads
-#     write the same struct pages as one, when the namespace holds two such
-#     chunks (more than 2 GiB).
+#     namespace's node, also when its helpers ran on the nearest node
+#     with CPUs;
+#   - devdax aligned to the PUD size (1G with 4 KiB pages): a bind on
+#     several threads writes the same struct pages as one on one CPU
+#     (test_modules/test_memmap_digest.ko), when the namespace holds
+#     three such folios or more and its region offers the alignment:
+#     chunk boundaries must fall on multiples of the folio, a boundary
+#     inside one would write a tail as a head;
+#   - devdax map=mem aligned to the PMD size (2M with 4 KiB pages), whose
+#     folios' tails share vmemmap pages so that a chunk maps more pages
+#     than it writes: several threads write the same struct pages as
+#     one, when the namespace holds two such chunks.
 # With device-private memory mapped by test_modules/test_memmap_pgmap.ko,
 # whose memmap init runs in the task that writes the request:
 #   - from a task with nice 10: its helpers are threads of its process,
 #     at nice 10 (priority 130);
+#   - from a SCHED_FIFO task: no helper, one thread;
 #   - from a cgroup at its pids.max: no helper can be created, the bind
 #     runs on one thread and the cgroup's pids.events counts the refusal;
 #   - from a cgroup whose cpu.max is one CPU: helpers run, and the
@@ -50,8 +52,7 @@
 #     again, binds from a task allowed on it and on the first: helpers only
 #     on those two CPUs, and the struct pages equal to a bind's on one CPU;
 #   - memory of each online node, from a task allowed on the first CPU
-#     only: one thread, and nid is that node or the nearest node with
-#     CPUs, not the first CPU's;
+#     only: one thread, and nid is that node, not the first CPU's;
 #   - 4 GiB of pages of the node with the most housekeeping CPUs: several
 #     threads write the same struct pages as one (4 GiB, 16 chunks: the
 #     binding thread initializes 1 GiB of device-private pages in about
@@ -139,14 +140,18 @@ if [ "$have_pgmap" = 1 ] && ! mi_config DEVICE_PRIVATE; then
 fi
 
 NS_ONE="fsdax map=mem: with the unbound workqueues on one CPU a bind runs on one thread"
-NS_MANY="fsdax map=mem: a bind runs on the threads its node allows, nid its node or the nearest"
-NS_1G="devdax align=1G: several threads write the same struct pages as one"
-NS_MEM2M="devdax map=mem align=2M: several threads write the same struct pages as one"
+NS_MANY="fsdax map=mem: a bind runs on the threads its node allows, nid its node"
+# The PUD size: a page of 8-byte entries above the PMD.
+PUD_SIZE=$((MI_PMD_SIZE * MI_PAGE_SIZE / 8))
+ALIGN_PUD=$(mi_size_name "$PUD_SIZE")
+NS_1G="devdax align=$ALIGN_PUD: several threads write the same struct pages as one"
+NS_MEM2M="devdax map=mem align=$MI_ALIGN_PMD: several threads write the same struct pages as one"
 PV_NICE="device-private from a task with nice 10: its helpers run at nice 10"
+PV_RT="device-private from a SCHED_FIFO task: one thread, no helper"
 PV_PIDS="device-private from a cgroup at its pids.max: one thread, the helpers refused"
 PV_CPUMAX="device-private from a cgroup of cpu.max one CPU: its usage covers every thread"
 PV_HOTPLUG="device-private while a CPU goes offline and online: helpers where allowed, same pages"
-PV_NODES="device-private of each node, from the first CPU: one thread, nid that node or the nearest"
+PV_NODES="device-private of each node, from the first CPU: one thread, nid that node"
 PV_SMALL="device-private, 4 GiB of pages: several threads write the same struct pages as one"
 PV_BAD="test_memmap_pgmap refuses a bad request and maps nothing"
 PV_PLACE="device-private of each node, from a cpuset of each node: helpers only there"
@@ -155,9 +160,17 @@ NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kw
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 16
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
+if ! mi_threads_known; then
+	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M" "$PV_NICE" "$PV_RT" "$PV_PIDS" \
+		"$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" "$PV_BAD" "$PV_PLACE" \
+		"$PV_WAIT" "$NS_ASYNC" "$LOG"; do
+		mi_skip "$t" "$(mi_threads_known_why)"
+	done
+	mi_finished
+fi
 mi_kmsg_mark "threads start"
 
 # bound LIMIT BIND...: run BIND from a task under LIMIT with an empty trace
@@ -297,6 +310,15 @@ same_as_one() {
 ns_unbind() { mi_ns_disable; }
 ns_bind() { mi_ns_enable; }
 
+# ns_align_ok BYTES: the region of the namespace can make a device-dax of
+# that alignment (its dax seed's supported_alignments).
+ns_align_ok() {
+	local r seed
+	r=$(dirname "$(readlink -f "/sys/bus/nd/devices/$MI_NS")")
+	seed=$(cat "$r/dax_seed" 2>/dev/null) || return 1
+	grep -qw -- "$1" "/sys/bus/nd/devices/$seed/supported_alignments" 2>/dev/null
+}
+
 if [ "$have_ns" = 0 ]; then
 	for t in "$NS_ONE" "$NS_MANY" "$NS_ASYNC" "$NS_1G" "$NS_MEM2M"; do
 		mi_skip "$t" "$MI_NS_WHY"
@@ -354,31 +376,39 @@ else
 	fi
 	mi_result "$NS_ASYNC" $ok
 
-	# Three 1 GiB folios need the namespace to hold 4 GiB: the data
-	# starts at the first 1 GiB boundary after the memmap.
+	# Three PUD folios need the namespace to hold four: the data starts
+	# at the first PUD boundary after the memmap.
 	# From sysfs: ndctl list leaves out a namespace a failed test left
 	# disabled.
 	size=$(cat "/sys/bus/nd/devices/$MI_NS/size" 2>/dev/null)
-	if [ "${size:-0}" -lt $((4 << 30)) ]; then
-		why="$MI_NS holds ${size:-0} bytes; three 1 GiB folios need a namespace"
-		mi_skip "$NS_1G" "$why of 4 GiB or more"
-	elif ! mi_ns_reconfig --mode=devdax --map=dev --align=1G; then
-		mi_result "$NS_1G" 1 "cannot configure $MI_NS as devdax align=1G"
+	if [ "${size:-0}" -lt $((4 * PUD_SIZE)) ]; then
+		why="$MI_NS holds ${size:-0} bytes; three $ALIGN_PUD folios need a namespace"
+		mi_skip "$NS_1G" "$why of $((4 * PUD_SIZE >> 30)) GiB or more"
+	elif ! ns_align_ok "$PUD_SIZE"; then
+		why="the region of $MI_NS offers no devdax alignment of $ALIGN_PUD"
+		mi_skip "$NS_1G" "$why (supported_alignments)"
+	elif ! mi_ns_reconfig --mode=devdax --map=dev --align="$ALIGN_PUD"; then
+		mi_result "$NS_1G" 1 "cannot configure $MI_NS as devdax align=$ALIGN_PUD"
 	else
-		compound=$((1 << 18))
+		compound=$((PUD_SIZE / MI_PAGE_SIZE))
 		mi_ns_disable
 		same_as_one "$NS_1G" mi_ns_disable ns_bind
 	fi
 
-	# Two chunks of 2 MiB folios whose tails share vmemmap pages map
-	# 2 GiB (mi_threads_chunk), and map=mem puts no memmap in front.
-	compound=512
+	# Two chunks of PMD folios whose tails share vmemmap pages (2 GiB
+	# with 4 KiB pages: mi_threads_chunk), and map=mem puts no memmap in
+	# front.
+	compound=$((MI_PMD_SIZE / MI_PAGE_SIZE))
 	read -r chunk _ < <(mi_threads_chunk "$compound" 0)
 	if [ "${size:-0}" -le $((2 * chunk * MI_PAGE_SIZE)) ]; then
 		why="$MI_NS holds ${size:-0} bytes; two chunks of $chunk pages need"
-		mi_skip "$NS_MEM2M" "$why more than $((2 * chunk * MI_PAGE_SIZE >> 30)) GiB"
-	elif ! mi_ns_reconfig --mode=devdax --map=mem --align=2M; then
-		mi_result "$NS_MEM2M" 1 "cannot configure $MI_NS as devdax map=mem align=2M"
+		mi_skip "$NS_MEM2M" "$why more than $(mi_size_name $((2 * chunk * MI_PAGE_SIZE)))"
+	elif ! ns_align_ok "$MI_PMD_SIZE"; then
+		why="the region of $MI_NS offers no devdax alignment of $MI_ALIGN_PMD"
+		mi_skip "$NS_MEM2M" "$why (supported_alignments)"
+	elif ! mi_ns_reconfig --mode=devdax --map=mem --align="$MI_ALIGN_PMD"; then
+		why="cannot configure $MI_NS as devdax map=mem"
+		mi_result "$NS_MEM2M" 1 "$why align=$MI_ALIGN_PMD"
 	else
 		mi_ns_disable
 		same_as_one "$NS_MEM2M" mi_ns_disable ns_bind
@@ -611,6 +641,31 @@ pv_nice() {
 	fi
 }
 
+# pv_rt: a real-time task's bind runs on its own thread: no helper thread
+# starts, for a range with room for several.
+pv_rt() {
+	local p why
+	if ! command -v chrt >/dev/null; then
+		mi_skip "$PV_RT" "no chrt command (util-linux)"
+		return
+	fi
+	if ! bound fifo=1 pv_map 4096 "$node" 0 0; then
+		pv_unmap
+		mi_result "$PV_RT" 1 "no bind from a SCHED_FIFO task"
+		return
+	fi
+	pv_unmap
+	read -r p why < <(possible)
+	if [ "$p" -lt 2 ]; then
+		mi_skip "$PV_RT" "the range can only run on one thread here: $why"
+	elif [ -n "$helpers" ]; then
+		mi_result "$PV_RT" 1 "helper(s) ran: $(tr '\n' ';' <<<"$helpers")"
+	else
+		expect fifo=1
+		mi_result "$PV_RT" $?
+	fi
+}
+
 # pv_map_refused ARGS...: pv_map from the cgroup mi_limited pids.max= made,
 # and set refused to the forks its pids.max refused meanwhile
 # (pids.events).  Nothing here may fork: the cgroup has room for no task.
@@ -793,7 +848,7 @@ pv_hotplug() {
 }
 
 if [ "$have_pgmap" = 0 ]; then
-	for t in "$PV_NICE" "$PV_PIDS" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" \
+	for t in "$PV_NICE" "$PV_RT" "$PV_PIDS" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" \
 		"$PV_PLACE" "$PV_WAIT" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
@@ -807,6 +862,7 @@ else
 	compound=1
 
 	pv_nice
+	pv_rt
 	pv_pids
 	pv_cpumax
 
@@ -816,7 +872,7 @@ else
 		if bound "cpu=$ONE_CPU" pv_map 1024 "$n" 0 0 && expect "cpu=$ONE_CPU" &&
 			[ "$(most)" = 1 ]; then
 			ktap_print_msg "node $n: nid=$(mi_field "$events" nid)," \
-				"want $(mi_cpu_node "$n")"
+				"want $n"
 		else
 			ok=1
 		fi
