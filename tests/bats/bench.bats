@@ -1056,6 +1056,21 @@ for line in t2:
         b = med[dev, big, "template-threads", metric]
         want += ["%.1f" % (a / 1e6), "%.1f" % (b / 1e6), "%.2f" % (b / a)]
     assert list(m.group(2, 3, 4, 5, 6, 7)) == want, (line, want)
+# Table 3, with the busy host's runs: per memory and size, held to one
+# vCPU and on the kernel's threads (ms), the speedup, and the idle host's
+# threads (ms).
+if any(r["backend"] == "template-busy" for r in data["results"]):
+    t3 = rows("  memory             size  one vCPU  2 threads  speedup  idle 2 thr.")
+    assert len(t3) == len(devices) * len(sizes), t3
+    for line in t3:
+        m = re.match(r"  (\S.*?\S) +(\d+) GiB +([0-9.]+) ms +([0-9.]+) ms +([0-9.]+)x +([0-9.]+) ms$", line)
+        assert m, line
+        dev, gib = names[m.group(1)], int(m.group(2))
+        want = ("%.2f" % (med[dev, gib, "template-busy", "memmap_init_ns"] / 1e6),
+                "%.2f" % (med[dev, gib, "template-threads-busy", "memmap_init_ns"] / 1e6),
+                "%.2f" % ratio[dev, gib, "template-threads-busy"],
+                "%.2f" % (med[dev, gib, "template-threads", "memmap_init_ns"] / 1e6))
+        assert m.group(3, 4, 5, 6) == want, (line, want)
 print("ok")
 PY
 }
