@@ -413,10 +413,10 @@ mi_threads_chunk() {
 # thread.  Otherwise one thread runs a range that does not start at a
 # compound page or a range of less than two chunks (mi_threads_chunk);
 # else at most one thread per chunk and per online housekeeping CPU of
-# mi_cpu_node NODE (the memory's node or the nearest with CPUs) that the binding task
-# may run on (mi_helper_cpus_allowed), one when there is none or when the
-# task is real-time (LIMIT fifo=, which the kernel gives no helper).  LO is 1
-# whenever HI allows more: a helper that finds every chunk taken does not
+# mi_cpu_node NODE (the memory's node or the nearest with CPUs) that the
+# binding task may run on (mi_helper_cpus_allowed), one when there is none
+# or when the task is real-time (LIMIT fifo=, which the kernel gives no
+# helper).  LO is 1 whenever HI allows more: a helper that finds every chunk taken does not
 # count, and when one starts is the scheduler's choice, so no test
 # insists on two.
 mi_threads_expected() {

@@ -641,6 +641,25 @@ pv_nice() {
 	fi
 }
 
+# pv_limited DESC LIMIT WHY BIND: map 4 GiB of device-private memory of
+# $node with BIND (pv_map or a function around it) from a task under
+# LIMIT, unmap it, and set p and why to the most threads the range allows
+# a task without limits (possible).  False once DESC is reported: failed
+# with WHY when the bind failed, skipped when the range allows one thread.
+pv_limited() {
+	if ! bound "$2" "$4" 4096 "$node" 0 0; then
+		pv_unmap
+		mi_result "$1" 1 "$3"
+		return 1
+	fi
+	pv_unmap
+	read -r p why < <(possible)
+	if [ "$p" -lt 2 ]; then
+		mi_skip "$1" "the range can only run on one thread here: $why"
+		return 1
+	fi
+}
+
 # pv_rt: a real-time task's bind runs on its own thread: no helper thread
 # starts, for a range with room for several.
 pv_rt() {
@@ -649,16 +668,8 @@ pv_rt() {
 		mi_skip "$PV_RT" "no chrt command (util-linux)"
 		return
 	fi
-	if ! bound fifo=1 pv_map 4096 "$node" 0 0; then
-		pv_unmap
-		mi_result "$PV_RT" 1 "no bind from a SCHED_FIFO task"
-		return
-	fi
-	pv_unmap
-	read -r p why < <(possible)
-	if [ "$p" -lt 2 ]; then
-		mi_skip "$PV_RT" "the range can only run on one thread here: $why"
-	elif [ -n "$helpers" ]; then
+	pv_limited "$PV_RT" fifo=1 "no bind from a SCHED_FIFO task" pv_map || return
+	if [ -n "$helpers" ]; then
 		mi_result "$PV_RT" 1 "helper(s) ran: $(tr '\n' ';' <<<"$helpers")"
 	else
 		expect fifo=1
@@ -756,17 +767,8 @@ pv_cpumax() {
 		return
 	fi
 	usage_cpus=$(mi_helper_cpus_allowed "$(mi_cpu_node "$node")" "" | paste -sd,)
-	if ! bound "cpu.max=100000 100000" pv_map_usage 4096 "$node" 0 0; then
-		pv_unmap
-		mi_result "$PV_CPUMAX" 1 "the bind failed in a cgroup of cpu.max one CPU"
-		return
-	fi
-	pv_unmap
-	read -r p why < <(possible)
-	if [ "$p" -lt 2 ]; then
-		mi_skip "$PV_CPUMAX" "the range can only run on one thread here: $why"
-		return
-	fi
+	pv_limited "$PV_CPUMAX" "cpu.max=100000 100000" \
+		"the bind failed in a cgroup of cpu.max one CPU" pv_map_usage || return
 	# $BASHPID inside $(...) would be the subshell's.
 	read -r own threads work < <(mi_trace_ns "$self")
 	lost=$(mi_trace_lost)
