@@ -312,10 +312,11 @@ fi
 # their own: their memmaps live in DRAM, where the policy's "altmap" never
 # streams and "on" always does.
 reqless=1
-name="p2pdma ($MI_P2P)"
+name="p2pdma"
 if [ "$have_p2p" = 0 ]; then
 	skip_type "p2pdma" "$MI_P2P_WHY" "no request of its own"
 else
+	ktap_print_msg "p2pdma: $MI_P2P"
 	compound=1
 	node=$(cat "/sys/bus/pci/devices/$MI_P2P/numa_node" 2>/dev/null)
 	[[ "$node" =~ ^[0-9]+$ ]] || node=-
@@ -326,10 +327,11 @@ else
 	details "$name"
 fi
 
-name="soft-reserved devdax ($MI_HMEM)"
+name="soft-reserved devdax"
 if [ "$have_hmem" = 0 ]; then
 	skip_type "soft-reserved devdax" "$MI_HMEM_WHY" "no request of its own"
 else
+	ktap_print_msg "soft-reserved devdax: $MI_HMEM"
 	compound=$(($(cat "/sys/bus/dax/devices/$MI_HMEM/align") / MI_PAGE_SIZE))
 	node=-
 	check "$name" default generic 0 1 mi_hmem_rebind
@@ -339,10 +341,11 @@ else
 	details "$name"
 fi
 
-name="CXL ram devdax ($MI_CXL_DAX)"
+name="CXL ram devdax"
 if [ "$have_cxl_dax" = 0 ]; then
 	skip_type "CXL ram devdax" "$MI_CXL_DAX_WHY" "no request of its own"
 else
+	ktap_print_msg "CXL ram devdax: $MI_CXL_DAX"
 	compound=$(($(cat "/sys/bus/dax/devices/$MI_CXL_DAX/align") / MI_PAGE_SIZE))
 	node=-
 	check "$name" default generic 0 1 mi_cxl_dax_rebind
