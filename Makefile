@@ -17,7 +17,7 @@ SEND_OUT := $(word 3,$(LAYOUT))
 VARIANT ?= $(word 4,$(LAYOUT))
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base check-peers peer-summary \
+	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-v11-fixes send-prep-mm-unstable send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base check-peers peer-summary \
 	upstream-export check-upstream qemu
 
 #@ usage: make [TARGET] [VAR=value]...
@@ -94,6 +94,16 @@ FIXES_OUT ?= $(SEND_OUT)-fixes
 #: the same for the test_hmm fixes of patches/fixes/, on the release (FIXES_OUT)
 send-prep-fixes: deps
 	$(H)/series/send-prep.sh --fixes "$(FIXES_OUT)"
+
+V11_FIXES_OUT ?= $(SEND_OUT)-v11-fixes
+#: the same for the fixes of v11's code, patches/v11-fixes/, on MZ_UPSTREAM_SRC (V11_FIXES_OUT)
+send-prep-v11-fixes: deps
+	$(H)/series/send-prep.sh --v11-fixes "$(V11_FIXES_OUT)"
+
+MM_UNSTABLE_OUT ?= $(SEND_OUT)-mm-unstable
+#: the same for the delta on v11, patches/mm-unstable/, on MZ_UPSTREAM_SRC (MM_UNSTABLE_OUT)
+send-prep-mm-unstable: deps
+	$(H)/series/send-prep.sh --mm-unstable "$(MM_UNSTABLE_OUT)"
 
 NDCTL_OUT ?= $(SEND_OUT)-ndctl
 #: the same for the companion ndctl series of patches/ndctl/ (NDCTL_OUT)
@@ -195,6 +205,8 @@ probe:
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
 #= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
 #= FIXES_OUT      send-prep-fixes: where the prepared fixes go (default $MZ_CACHE/send-fixes)
+#= V11_FIXES_OUT  send-prep-v11-fixes: where the prepared v11 fixes go (default $MZ_CACHE/send-v11-fixes)
+#= MM_UNSTABLE_OUT send-prep-mm-unstable: where the prepared delta on v11 goes (default $MZ_CACHE/send-mm-unstable)
 #= NDCTL_OUT      send-prep-ndctl: where the prepared ndctl series goes (default $MZ_CACHE/send-ndctl)
 #= PROBE_ARGS     probe: harness/bench/store-probe.sh options
 #= NDCTL_ARGS     check-ndctl: harness/peers/check-ndctl.sh options, e.g. '--runs base,on --only libndctl'

@@ -251,6 +251,24 @@ mz_form() { [[ "$2" =~ $3 ]] || mz_arg_error "$1 '$2': want $4"; }
 # its SPDX tag to the first line that is not a comment), to stdout.
 mz_help() { awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0; }
 
+# mz_upstream_src: check MZ_UPSTREAM_SRC (a git kernel tree whose HEAD
+# has v11 of Li Zhe's series) and set MZ_UPSTREAM_DIR to its absolute path
+# and MZ_UPSTREAM_HEAD to its HEAD; else stop, saying what is wrong.
+mz_upstream_src() {
+	local src head
+	[ -n "${MZ_UPSTREAM_SRC:-}" ] ||
+		die "set MZ_UPSTREAM_SRC to a git kernel tree with v11 of Li Zhe's series (mm-unstable, or 7.3.y plus v11)"
+	src=$(cd "$MZ_UPSTREAM_SRC" 2>/dev/null && pwd) ||
+		die "MZ_UPSTREAM_SRC=$MZ_UPSTREAM_SRC does not exist"
+	head=$(git -C "$src" rev-parse -q --verify HEAD 2>/dev/null) ||
+		die "MZ_UPSTREAM_SRC=$src is not a git tree"
+	if ! git -C "$src" grep -q zone_device_page_init_from_template HEAD -- mm/mm_init.c ||
+		! git -C "$src" grep -q 'define memcpy_nontemporal' HEAD -- include/linux/string.h; then
+		die "MZ_UPSTREAM_SRC=$src (HEAD ${head:0:12}) does not have v11 of the template series (zone_device_page_init_from_template(), memcpy_nontemporal()); use mm-unstable from next-20260901 on, or 7.3.y with v11 applied"
+	fi
+	MZ_UPSTREAM_DIR=$src MZ_UPSTREAM_HEAD=$head
+}
+
 # need_tool TOOL PACKAGE: stop with a fix when TOOL is missing.
 need_tool() {
 	command -v "$1" >/dev/null 2>&1 ||

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# send-prep.sh [--fixes|--threads|--ndctl] OUTDIR: prepare a copy of the
-# series for sending to the list with git send-email (nothing is sent).
+# send-prep.sh [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR:
+# prepare a copy of a series for sending to the list with git send-email
+# (nothing is sent).
 # The series of patches/ applies on the fixes of patches/fixes/: they go
 # in first in the scratch clone and are not sent; its cover letter gets
 # base-commit: and one prerequisite-patch-id: line per fix (git
 # format-patch --base).  --fixes prepares the fixes themselves, on the
 # release.  --threads prepares the follow-up series of patches/threads/:
 # applied on top of the fixes and patches/, with those lines for both.
+# --v11-fixes and --mm-unstable prepare the mm tree's postings that
+# harness/series/upstream.sh exports: patches/v11-fixes/ on MZ_UPSTREAM_SRC's
+# HEAD (a tree with v11: mm-unstable, or 7.3.y with v11), and
+# patches/mm-unstable/ on that HEAD with patches/fixes/ and
+# patches/v11-fixes/ before it (not sent; base-commit: is that HEAD).
 # --ndctl prepares the companion ndctl series of patches/ndctl/ (see the
 # end).
 #
@@ -19,7 +25,8 @@
 #
 #   1. patches/ is applied with 'git am' on the release in a scratch clone
 #      of the kernel tree ($MZ_SEND_TREE; the tree's "series"
-#      branch is not touched);
+#      branch is not touched; for the mm tree's postings, a scratch
+#      clone of MZ_UPSTREAM_SRC, $MZ_SEND_TREE-upstream);
 #   2. every patch from the neutral From: (or none) gets the sender as
 #      author (the date is kept) and every commit the sender's
 #      Signed-off-by after its other trailers (which stay as they are);
@@ -52,14 +59,16 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-ndctl=0 followup=0 fixes=0
+ndctl=0 followup=0 fixes=0 upstream=
 case "${1:-}" in
 --ndctl) ndctl=1; shift ;;
 --threads) followup=1; shift ;;
 --fixes) fixes=1; shift ;;
+--v11-fixes) upstream=$MZ_V11_FIXES; shift ;;
+--mm-unstable) upstream=mm-unstable; shift ;;
 -h|--help) mz_help ;;
 esac
-[ $# -eq 1 ] || mz_arg_error "want [--fixes|--threads|--ndctl] OUTDIR"
+[ $# -eq 1 ] || mz_arg_error "want [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR"
 case "$1" in
 '') mz_arg_error "OUTDIR '': want a directory" ;;
 -*) mz_arg_error "unknown option '$1'" ;;
@@ -103,20 +112,27 @@ if [ "$ndctl" = 1 ]; then
 	src=$MZ_NDCTL_TREE base=$MZ_NDCTL_TAG scratch=$MZ_NDCTL_SEND_TREE
 elif [ "$fixes" = 1 ]; then
 	patches=$MZ_PATCHES/$MZ_FIXES
+elif [ -n "$upstream" ]; then
+	# base: a commit, not a tag of the kernel tree.
+	mz_upstream_src
+	src=$MZ_UPSTREAM_DIR base=$MZ_UPSTREAM_HEAD scratch=$MZ_SEND_TREE-upstream
+	patches=$MZ_PATCHES/$upstream
+	[ "$upstream" = "$MZ_V11_FIXES" ] ||
+		predirs=("$MZ_PATCHES/$MZ_FIXES" "$MZ_PATCHES/$MZ_V11_FIXES")
 else
 	predirs=("$MZ_PATCHES/$MZ_FIXES")
 	if [ "$followup" = 1 ]; then
 		predirs+=("$MZ_PATCHES")
 		patches=$MZ_PATCHES/$MZ_FOLLOWUP
 	fi
-	for d in "${predirs[@]}"; do
-		plist=()
-		mz_series_patches plist "$d"
-		[ "$d" != "$MZ_PATCHES" ] || [ "${#plist[@]}" -gt 0 ] ||
-			die "$d/series lists no patches: nothing for $patches to apply on"
-		for p in ${plist[@]+"${plist[@]}"}; do pre+=("$d/$p"); done
-	done
 fi
+for d in ${predirs[@]+"${predirs[@]}"}; do
+	plist=()
+	mz_series_patches plist "$d"
+	[ "$d" != "$MZ_PATCHES" ] || [ "${#plist[@]}" -gt 0 ] ||
+		die "$d/series lists no patches: nothing for $patches to apply on"
+	for p in ${plist[@]+"${plist[@]}"}; do pre+=("$d/$p"); done
+done
 cover=$patches/0000-cover-letter.patch
 [ -f "$patches/series" ] || die "$patches/series missing; run harness/series/export.sh"
 [ -f "$cover" ] || die "$cover missing; run harness/series/export.sh"
@@ -129,7 +145,8 @@ mz_series_patches series "$patches"
 
 # The kernel tree gives the base commit (and checkpatch.pl and
 # get_maintainer.pl); make it if there is none yet.
-if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1; then
+if [ -z "$upstream" ] &&
+	! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1; then
 	info "no kernel tree at $MZ_TREE yet; making it with harness/series/tree.sh"
 	"$MZ_ROOT/harness/series/tree.sh" apply >/dev/null
 fi
@@ -152,7 +169,11 @@ if ! s rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	info "cloning $src to $scratch (scratch tree for sending)"
 	git clone -q --no-checkout --local "$src" "$scratch"
 fi
-s fetch -q --force "$src" "+refs/tags/$base:refs/tags/$base"
+if [ -n "$upstream" ]; then
+	s fetch -q "$src" "$base"
+else
+	s fetch -q --force "$src" "+refs/tags/$base:refs/tags/$base"
+fi
 if [ -d "$(s rev-parse --git-path rebase-apply)" ]; then s am --abort || true; fi
 if [ "$ndctl" = 0 ]; then
 	# drivers/ is two thirds of the tree: only the drivers the series
@@ -176,9 +197,9 @@ for p in ${pre[@]+"${pre[@]}"}; do
 	mz_patch_identity "$p" "$name" "$email" | s am -q ||
 		{ s am --abort || true; die "patch ${p#"$MZ_PATCHES/"} does not apply on $base and the patches before it; fix it (harness/series/tree.sh, harness/series/export.sh)"; }
 done
-what="the fixes"
-[ "${#predirs[@]}" -lt 2 ] || what="the fixes and the first series"
-[ "${#pre[@]}" -eq 0 ] || info "applied the ${#pre[@]} patches it applies on ($what; not sent)"
+what=
+for d in ${predirs[@]+"${predirs[@]}"}; do what+=" ${d#"$MZ_ROOT/"}/"; done
+[ "${#pre[@]}" -eq 0 ] || info "applied the ${#pre[@]} patches it applies on (${what# }; not sent)"
 first=$(s rev-parse HEAD)
 # base-commit: and a prerequisite-patch-id: line per patch it applies on.
 fp_base=()

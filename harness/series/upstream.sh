@@ -49,16 +49,8 @@ need_tool git git
 
 out=$MZ_PATCHES/mm-unstable
 v11fixes=$MZ_PATCHES/$MZ_V11_FIXES
-[ -n "${MZ_UPSTREAM_SRC:-}" ] ||
-	die "set MZ_UPSTREAM_SRC to a git kernel tree with v11 of Li Zhe's series (mm-unstable, or 7.3.y plus v11)"
-src=$(cd "$MZ_UPSTREAM_SRC" && pwd) || die "MZ_UPSTREAM_SRC=$MZ_UPSTREAM_SRC does not exist"
-git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
-	die "MZ_UPSTREAM_SRC=$src is not a git tree"
-base=$(git -C "$src" rev-parse HEAD)
-if ! git -C "$src" grep -q zone_device_page_init_from_template HEAD -- mm/mm_init.c ||
-	! git -C "$src" grep -q 'define memcpy_nontemporal' HEAD -- include/linux/string.h; then
-	die "MZ_UPSTREAM_SRC=$src (HEAD ${base:0:12}) does not have v11 of the template series (zone_device_page_init_from_template(), memcpy_nontemporal()); use mm-unstable from next-20260901 on, or 7.3.y with v11 applied"
-fi
+mz_upstream_src
+src=$MZ_UPSTREAM_DIR base=$MZ_UPSTREAM_HEAD
 
 # clone_at DIR: DIR is a clone of $src checked out at $base, on branch
 # "upstream" (shared objects: cheap, and $src is never written).

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of harness/series/send-prep.sh (make send-prep, send-prep-fixes,
-# send-prep-threads, send-prep-ndctl): the copy of patches/ (of the fixes
-# in patches/fixes/ it applies on, of its follow-up series
-# patches/threads/, and of patches/ndctl/ on the ndctl tree of
-# harness/series/ndctl-tree.sh) prepared for git send-email.
+# send-prep-threads, send-prep-v11-fixes, send-prep-mm-unstable,
+# send-prep-ndctl): the copy of patches/ (of the fixes in patches/fixes/
+# it applies on, of its follow-up series patches/threads/, of the mm
+# tree's postings on a tree with v11, and of patches/ndctl/ on the ndctl
+# tree of harness/series/ndctl-tree.sh) prepared for git send-email.
 #
 #   bats tests/bats/system/send.bats
 #   MZ_PATCHES=/path/to/patches bats tests/bats/system/send.bats   # another series
@@ -94,12 +95,12 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 
 @test "send-prep.sh: argument errors exit 2 and write nothing" {
 	run -2 "$H/series/send-prep.sh"
-	[ "$output" = "send-prep.sh: error: want [--fixes|--threads|--ndctl] OUTDIR (see --help)" ]
+	[ "$output" = "send-prep.sh: error: want [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR (see --help)" ]
 	run -2 "$H/series/send-prep.sh" a b
 	run -2 "$H/series/send-prep.sh" --bogus
 	[ "$output" = "send-prep.sh: error: unknown option '--bogus' (see --help)" ]
 	run -0 "$H/series/send-prep.sh" --help
-	[[ "${lines[0]}" == "send-prep.sh [--fixes|--threads|--ndctl] OUTDIR: "* ]]
+	[[ "${lines[0]}" == "send-prep.sh [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR:" ]]
 	touch "$T/file"
 	run -2 --separate-stderr "$H/series/send-prep.sh" "$T/file"
 	[[ "$stderr" == *"not a directory"* ]]
@@ -276,7 +277,7 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	n=$(grep -cvE '^[[:space:]]*(#|$)' "$th/series")
 	npre=$((${#orig[@]} + $(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")))
 	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --threads "$T/th"
-	[[ "$stderr" == *"applied the $npre patches it applies on (the fixes and the first series; not sent)"* ]]
+	[[ "$stderr" == *"applied the $npre patches it applies on (${PATCHES#"$ROOT/"}/fixes/ ${PATCHES#"$ROOT/"}/; not sent)"* ]]
 	[ "$(find "$T/th" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
 	headers "$T/th/0000-cover-letter.patch" | grep '^Subject:' |
 		grep -qF "$(headers "$th/0000-cover-letter.patch" | grep '^Subject:')"
@@ -298,7 +299,7 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	local nfix
 	nfix=$(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")
 	[ "$nfix" -gt 0 ]
-	grep -q "applied the $nfix patches it applies on (the fixes; not sent)" "$BATS_FILE_TMPDIR/send.err"
+	grep -qF "applied the $nfix patches it applies on (${PATCHES#"$ROOT/"}/fixes/; not sent)" "$BATS_FILE_TMPDIR/send.err"
 	grep -qx "base-commit: $(git -C "$MZ_TREE" rev-parse "$RELEASE^{commit}")" "$SEND_OUT/0000-cover-letter.patch"
 	[ "$(grep -c '^prerequisite-patch-id: ' "$SEND_OUT/0000-cover-letter.patch")" -eq "$nfix" ]
 	# Only the series is sent.
@@ -322,4 +323,65 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	done
 	# The fixes applied on the release give the kernel tree's base.
 	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse "$TAG^{tree}")" ]
+}
+
+@test "send-prep.sh --mm-unstable, --v11-fixes: on MZ_UPSTREAM_SRC's HEAD, the v11 fixes not sent with the delta" {
+	need_prepared
+	local base up=$T/up p n d part1 nv11 all
+	# No v11 tree here: the series' own rewrite of v11 stands in for it.
+	# Its end (after the fixes and Part 1) is the "upstream" HEAD; the
+	# 7.3.4 form's Part 2 is split as upstream.sh splits it, with its
+	# cover letters, and the fixes are in the base already.
+	# shellcheck disable=SC2016
+	read -r part1 nv11 < <(bash -c '. "$1/lib.sh" && echo "$MZ_PART1 $MZ_V11_FIXES_N"' _ "$H")
+	base=$(git -C "$MZ_TREE" rev-list --reverse "$TAG..opt-in" | sed -n "${part1}p")
+	[ -n "$base" ]
+	git clone -q --shared --no-checkout "$MZ_TREE" "$up"
+	git -C "$up" update-ref --no-deref HEAD "$base"
+	mkdir -p "$T/p/fixes" "$T/p/v11-fixes" "$T/p/mm-unstable"
+	echo '# none: in the base' >"$T/p/fixes/series"
+	mapfile -t all < <(grep -vE '^[[:space:]]*(#|$)' "$PATCHES/series")
+	for ((n = part1; n < ${#all[@]}; n++)); do
+		p=${all[n]}
+		if [ "$n" -lt $((part1 + nv11)) ]; then d=v11-fixes; else d=mm-unstable; fi
+		cp "$PATCHES/$p" "$T/p/$d/" && echo "$p" >>"$T/p/$d/series"
+	done
+	cp "$PATCHES/v11-fixes/0000-cover-letter.patch" "$T/p/v11-fixes/"
+	cp "$PATCHES/mm-unstable/0000-cover-letter.patch" "$T/p/mm-unstable/"
+	MZ_PATCHES=$T/p MZ_UPSTREAM_SRC=$up MZ_CACHE=$SEND_CACHE \
+		run -0 --separate-stderr "$H/series/send-prep.sh" --mm-unstable "$T/mm"
+	n=$(grep -cvE '^[[:space:]]*(#|$)' "$T/p/mm-unstable/series")
+	[ "$(find "$T/mm" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
+	[[ "$stderr" == *"applied the $nv11 patches it applies on ($T/p/fixes/ $T/p/v11-fixes/; not sent)"* ]]
+	grep -qx "base-commit: $base" "$T/mm/0000-cover-letter.patch"
+	[ "$(grep -c '^prerequisite-patch-id: ' "$T/mm/0000-cover-letter.patch")" -eq "$nv11" ]
+	headers "$T/mm/0000-cover-letter.patch" | grep -q "^Subject: \[PATCH 0/$n\] mm: "
+	for p in "$T"/mm/000[1-9]-*.patch; do
+		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
+		[ -n "$(ccs "$p")" ]
+	done
+	ccs "$T/mm/0000-cover-letter.patch" | grep -qx 'linux-mm@kvack.org'
+	ccs "$T/mm/0000-cover-letter.patch" | grep -qx 'nvdimm@lists.linux.dev'
+	# Applied on the base with the v11 fixes, the delta gives the first
+	# series' end.
+	[ "$(git -C "$SEND_CACHE/linux-send-upstream" rev-parse 'mz-send^{tree}')" = \
+		"$(git -C "$MZ_TREE" rev-parse 'opt-in^{tree}')" ]
+	MZ_PATCHES=$T/p MZ_UPSTREAM_SRC=$up MZ_CACHE=$SEND_CACHE \
+		run -0 --separate-stderr "$H/series/send-prep.sh" --v11-fixes "$T/v11"
+	[ "$(find "$T/v11" -name '*.patch' | wc -l)" -eq $((nv11 + 1)) ]
+	if grep -q '^base-commit: ' "$T/v11/0000-cover-letter.patch"; then false; fi
+	ccs "$T/v11/0000-cover-letter.patch" | grep -q 'x86@kernel.org'
+}
+
+@test "send-prep.sh --mm-unstable: no tree with v11 in MZ_UPSTREAM_SRC: says so, writes nothing" {
+	MZ_UPSTREAM_SRC='' run -1 --separate-stderr "$H/series/send-prep.sh" --mm-unstable "$T/out"
+	[[ "$stderr" == *"set MZ_UPSTREAM_SRC to a git kernel tree with v11"* ]]
+	mkdir "$T/plain"
+	MZ_UPSTREAM_SRC=$T/plain run -1 --separate-stderr "$H/series/send-prep.sh" --v11-fixes "$T/out"
+	[[ "$stderr" == *"MZ_UPSTREAM_SRC=$T/plain is not a git tree"* ]]
+	git init -q "$T/plain" && git -C "$T/plain" commit -q --allow-empty -m empty
+	MZ_UPSTREAM_SRC=$T/plain run -1 --separate-stderr "$H/series/send-prep.sh" --mm-unstable "$T/out"
+	[[ "$stderr" == *"does not have v11 of the template series"* ]]
+	[ ! -e "$T/out" ]
+	[ ! -e "$MZ_CACHE/linux-send-upstream" ]
 }
