@@ -105,8 +105,10 @@ ONE_CPU=$(mi_cpulist "$(cat /sys/devices/system/cpu/online)" | head -n 1)
 loaded=
 hog=
 offline=
+frozen=
 mi_cleanup_hook() {
-	[ -z "$hog" ] || kill "$hog" 2>/dev/null
+	[ -z "$frozen" ] || echo 0 2>/dev/null >"$frozen/cgroup.freeze"
+	[ -z "$hog" ] || { kill "$hog" 2>/dev/null; kill -CONT "$hog" 2>/dev/null; }
 	[ -z "$offline" ] || echo 1 2>/dev/null >"$offline"
 	[ ! -w "$PGMAP" ] || echo unmap >"$PGMAP" 2>/dev/null
 	for m in $loaded; do rmmod "$m" 2>/dev/null; done
@@ -156,17 +158,18 @@ PV_SMALL="device-private, 4 GiB of pages: several threads write the same struct 
 PV_BAD="test_memmap_pgmap refuses a bad request and maps nothing"
 PV_PLACE="device-private of each node, from a cpuset of each node: helpers only there"
 PV_WAIT="device-private with a busy CPU: the bind waits for no helper that has not started"
+PV_SIGNALS="device-private, its task stopped, frozen or killed mid-bind: the bind ends, same pages"
 NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kworker may run"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 17
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 if ! mi_threads_known; then
 	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M" "$PV_NICE" "$PV_RT" "$PV_PIDS" \
 		"$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" "$PV_BAD" "$PV_PLACE" \
-		"$PV_WAIT" "$NS_ASYNC" "$LOG"; do
+		"$PV_WAIT" "$PV_SIGNALS" "$NS_ASYNC" "$LOG"; do
 		mi_skip "$t" "$(mi_threads_known_why)"
 	done
 	mi_finished
@@ -849,9 +852,157 @@ pv_hotplug() {
 	mi_result "$PV_HOTPLUG" $ok
 }
 
+# bind_helper PID: wait, without forking, until process PID has a
+# helper thread (comm memmap_init); false when PID ends first.
+bind_helper() {
+	local f c
+	while [ -d "/proc/$1" ]; do
+		for f in "/proc/$1"/task/*/comm; do
+			read -r c 2>/dev/null <"$f" && [ "$c" = memmap_init ] && return 0
+		done
+	done
+	return 1
+}
+
+# wait_for WHAT CMD...: run CMD until it is true, for at most 30 s
+# (a stop or a freeze that never completes is what this is here to
+# catch); prints WHAT when it timed out.
+wait_for() {
+	local what=$1 end=$((SECONDS + 30))
+	shift
+	while [ "$SECONDS" -le "$end" ]; do
+		"$@" && return 0
+		sleep 0.01
+	done
+	ktap_print_msg "after 30 s: $what"
+	return 1
+}
+
+# pstate PID: the state letter of PID's stat (shell builtins); Z when gone.
+pstate() {
+	local l
+	read -r l 2>/dev/null <"/proc/$1/stat" || { echo Z; return; }
+	l=${l##*) }
+	echo "${l%% *}"
+}
+stopped() { [ "$(pstate "$1")" = T ]; }
+# gone PID: PID has exited (a zombie waiting for this shell counts).
+gone() { [ "$(pstate "$1")" = Z ]; }
+cg_frozen() { grep -qx 'frozen 1' "$1/cgroup.events"; }
+# one_task PID: no helper thread of PID is left.
+one_task() {
+	local t=("/proc/$1"/task/*)
+	[ "${#t[@]}" = 1 ] ||
+		ktap_print_msg "${#t[@]} threads while the process is held"
+}
+
+# pv_signaled HOW: bind 4 GiB of $node's memory from a child process,
+# wait until it has a helper thread, then, HOW: "stop" (SIGSTOP: it
+# stops, with no helper left, then SIGCONT), "freeze" (its cgroup's
+# cgroup.freeze: the cgroup reports frozen, no helper left, then thaw)
+# or "kill" (SIGKILL: it dies).  The bind must end with its event, and
+# the mapping is left for the caller's digest.  Prints what went wrong.
+pv_signaled() {
+	local how=$1 pid rc=0 st cg=
+	mi_trace_clear
+	if [ "$how" = freeze ]; then
+		cg=$(mi_cgroup2)/memmap_init.$$.freeze
+		mkdir "$cg" || return 1
+	fi
+	# shellcheck disable=SC2016 # the child's own arguments
+	bash -c '[ -z "$3" ] || echo "$BASHPID" >"$3/cgroup.procs" || exit 1
+		echo "$1" 2>/dev/null >"$2"' _ "4096 $node 0 0" "$PGMAP" "$cg" &
+	pid=$!
+	hog=$pid
+	if ! bind_helper "$pid"; then
+		wait "$pid"
+		hog=
+		[ -z "$cg" ] || rmdir "$cg"
+		ktap_print_msg "$how: the bind ended (exit $?) before a helper thread was seen"
+		return 2
+	fi
+	case "$how" in
+	stop)
+		kill -STOP "$pid"
+		wait_for "process $pid not stopped" stopped "$pid" && one_task "$pid" || rc=1
+		kill -CONT "$pid" ;;
+	freeze)
+		frozen=$cg
+		echo 1 >"$cg/cgroup.freeze"
+		wait_for "cgroup $cg not frozen" cg_frozen "$cg" && one_task "$pid" || rc=1
+		echo 0 >"$cg/cgroup.freeze"
+		frozen= ;;
+	kill)
+		kill -KILL "$pid"
+		if ! wait_for "process $pid not gone" gone "$pid"; then
+			ktap_print_msg "kill: the process does not die: not waiting for it"
+			hog=
+			return 1
+		fi ;;
+	esac
+	wait "$pid"
+	st=$?
+	hog=
+	[ -z "$cg" ] || rmdir "$cg" 2>/dev/null
+	case "$how" in
+	kill) [ "$st" = 137 ] || { ktap_print_msg "kill: exit $st, not 137"; rc=1; } ;;
+	*) [ "$st" = 0 ] || { ktap_print_msg "$how: the bind failed, exit $st"; rc=1; } ;;
+	esac
+	events=$(mi_trace_wait 1)
+	[ -n "$events" ] || { ktap_print_msg "$how: no memmap_init_zone_device event"; rc=1; }
+	ktap_print_msg "$how: event: ${events:-none}"
+	return "$rc"
+}
+
+# pv_signals: a stop, a freeze or a fatal signal of the binding process
+# while its helpers run waits for the bind, which writes the struct pages
+# a bind on one CPU writes: a helper never stops or dies mid-chunk, and
+# the task returns only when all of them are done.
+pv_signals() {
+	local how ok=0 r skip=
+	if [ "$have_digest" = 0 ]; then
+		mi_skip "$PV_SIGNALS" "$digest_why"
+		return
+	fi
+	if ! mi_cgroup2 >/dev/null; then
+		mi_skip "$PV_SIGNALS" "no cgroup v2 hierarchy for cgroup.freeze"
+		return
+	fi
+	compound=1
+	if ! bound "cpu=$ONE_CPU" pv_map 4096 "$node" 0 0 || ! digest "$MI_TMP/ref"; then
+		pv_unmap
+		mi_result "$PV_SIGNALS" 1 "no reference from a bind on CPU $ONE_CPU"
+		return
+	fi
+	pv_unmap
+	read -r p why < <(possible)
+	if [ "$p" -lt 2 ]; then
+		mi_skip "$PV_SIGNALS" "the range can only run on one thread here: $why"
+		return
+	fi
+	for how in stop freeze kill; do
+		pv_signaled "$how"
+		r=$?
+		if [ "$r" = 2 ]; then
+			skip+=" $how"
+		elif [ "$r" != 0 ] || ! digest "$MI_TMP/sig"; then
+			ok=1
+		elif ! cmp -s "$MI_TMP/ref" "$MI_TMP/sig"; then
+			ktap_print_msg "$how: digests differ from the bind on one CPU"
+			ok=1
+		fi
+		pv_unmap
+	done
+	if [ "$ok" = 0 ] && [ -n "$skip" ]; then
+		mi_skip "$PV_SIGNALS" "the bind ended before a helper could be seen ($skip )"
+	else
+		mi_result "$PV_SIGNALS" $ok
+	fi
+}
+
 if [ "$have_pgmap" = 0 ]; then
 	for t in "$PV_NICE" "$PV_RT" "$PV_PIDS" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" \
-		"$PV_PLACE" "$PV_WAIT" "$PV_BAD"; do
+		"$PV_PLACE" "$PV_WAIT" "$PV_SIGNALS" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
@@ -890,6 +1041,7 @@ else
 	same_as_one "$PV_SMALL" pv_unmap pv_map 4096 "$node" 0 0
 	pv_wait
 	pv_hotplug
+	pv_signals
 
 	pv_place
 	pv_bad
