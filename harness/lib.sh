@@ -269,6 +269,16 @@ mz_upstream_src() {
 	MZ_UPSTREAM_DIR=$src MZ_UPSTREAM_HEAD=$head
 }
 
+# mz_keep_cover_date NEW OLD: a cover letter's Date: is when format-patch
+# ran; where NEW differs from OLD in nothing else, NEW becomes OLD, so
+# that an export changes only what the series did.
+mz_keep_cover_date() {
+	[ -f "$1" ] && [ -f "$2" ] &&
+		cmp -s <(grep -v '^Date: ' "$1") <(grep -v '^Date: ' "$2") &&
+		cp "$2" "$1"
+	return 0
+}
+
 # need_tool TOOL PACKAGE: stop with a fix when TOOL is missing.
 need_tool() {
 	command -v "$1" >/dev/null 2>&1 ||

@@ -84,15 +84,7 @@ format_series() {
 	for f in "$tmp/$dir"/*.patch; do
 		if [ -e "$f" ]; then mz_strip_tree_signoff "$f"; fi
 	done
-	# A cover letter's Date: is when format-patch ran: keep the old one
-	# where nothing else changed, so that an export changes only what
-	# the series did.
-	local cover=$tmp/$dir/0000-cover-letter.patch
-	if [ -f "$cover" ] && [ -f "$MZ_ROOT/$dir/0000-cover-letter.patch" ] &&
-		cmp -s <(grep -v '^Date: ' "$cover") \
-			<(grep -v '^Date: ' "$MZ_ROOT/$dir/0000-cover-letter.patch"); then
-		cp "$MZ_ROOT/$dir/0000-cover-letter.patch" "$cover"
-	fi
+	mz_keep_cover_date "$tmp/$dir/0000-cover-letter.patch" "$MZ_ROOT/$dir/0000-cover-letter.patch"
 	rm -f "$MZ_ROOT/$dir"/*.patch "$MZ_ROOT/$dir/series"
 	mkdir -p "$MZ_ROOT/$dir"
 	{

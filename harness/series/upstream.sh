@@ -241,6 +241,7 @@ export)
 			/\*\*\* SUBJECT HERE \*\*\*/ { getline first < desc; sub(/\*\*\* SUBJECT HERE \*\*\*/, first); print; next }
 			/^\*\*\* BLURB HERE \*\*\*$/ { getline skip < desc; while ((getline l < desc) > 0) print l; next }
 			{ print }' "$from/0000-cover-letter.patch" >"$from/cover" && mv "$from/cover" "$from/0000-cover-letter.patch"
+		mz_keep_cover_date "$from/0000-cover-letter.patch" "$dir/0000-cover-letter.patch"
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		{
