@@ -2743,15 +2743,6 @@ static int user_worker_fn(void *data)
 	struct user_worker *worker = data;
 
 	worker->fn(worker);
-
-	/*
-	 * A group stop that began while the thread was being created may
-	 * have marked it without TIF_SIGPENDING: let exit_signals() see it.
-	 */
-	spin_lock_irq(&current->sighand->siglock);
-	recalc_sigpending();
-	spin_unlock_irq(&current->sighand->siglock);
-
 	complete(&worker->exited);
 	do_exit(0);
 }
