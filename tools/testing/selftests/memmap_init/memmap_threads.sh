@@ -106,9 +106,11 @@ loaded=
 hog=
 offline=
 frozen=
+sigcg=
 mi_cleanup_hook() {
 	[ -z "$frozen" ] || echo 0 2>/dev/null >"$frozen/cgroup.freeze"
 	[ -z "$hog" ] || { kill "$hog" 2>/dev/null; kill -CONT "$hog" 2>/dev/null; }
+	[ -z "$sigcg" ] || rmdir "$sigcg" 2>/dev/null
 	[ -z "$offline" ] || echo 1 2>/dev/null >"$offline"
 	[ ! -w "$PGMAP" ] || echo unmap >"$PGMAP" 2>/dev/null
 	for m in $loaded; do rmmod "$m" 2>/dev/null; done
@@ -158,18 +160,20 @@ PV_SMALL="device-private, 4 GiB of pages: several threads write the same struct 
 PV_BAD="test_memmap_pgmap refuses a bad request and maps nothing"
 PV_PLACE="device-private of each node, from a cpuset of each node: helpers only there"
 PV_WAIT="device-private with a busy CPU: the bind waits for no helper that has not started"
-PV_SIGNALS="device-private, its task stopped, frozen or killed mid-bind: the bind ends, same pages"
+PV_STOP="device-private, its task stopped mid-bind: it stops, no helper left, same pages"
+PV_FREEZE="device-private, its cgroup frozen mid-bind: it freezes, no helper left, same pages"
+PV_KILL="device-private, its task killed mid-bind: it dies, same pages"
 NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kworker may run"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 19
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 if ! mi_threads_known; then
 	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M" "$PV_NICE" "$PV_RT" "$PV_PIDS" \
 		"$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" "$PV_BAD" "$PV_PLACE" \
-		"$PV_WAIT" "$PV_SIGNALS" "$NS_ASYNC" "$LOG"; do
+		"$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$NS_ASYNC" "$LOG"; do
 		mi_skip "$t" "$(mi_threads_known_why)"
 	done
 	mi_finished
@@ -852,21 +856,9 @@ pv_hotplug() {
 	mi_result "$PV_HOTPLUG" $ok
 }
 
-# bind_helper PID: wait, without forking, until process PID has a
-# helper thread (comm memmap_init); false when PID ends first.
-bind_helper() {
-	local f c
-	while [ -d "/proc/$1" ]; do
-		for f in "/proc/$1"/task/*/comm; do
-			read -r c 2>/dev/null <"$f" && [ "$c" = memmap_init ] && return 0
-		done
-	done
-	return 1
-}
-
-# wait_for WHAT CMD...: run CMD until it is true, for at most 30 s
-# (a stop or a freeze that never completes is what this is here to
-# catch); prints WHAT when it timed out.
+# wait_for WHAT CMD...: run CMD until it is true, for 30 to 31 s (a stop
+# or a freeze that never completes is what this is here to catch);
+# prints WHAT when it timed out.
 wait_for() {
 	local what=$1 end=$((SECONDS + 30))
 	shift
@@ -886,123 +878,176 @@ pstate() {
 	echo "${l%% *}"
 }
 stopped() { [ "$(pstate "$1")" = T ]; }
-# gone PID: PID has exited (a zombie waiting for this shell counts).
 gone() { [ "$(pstate "$1")" = Z ]; }
 cg_frozen() { grep -qx 'frozen 1' "$1/cgroup.events"; }
-# one_task PID: no helper thread of PID is left.
+# one_task PID: PID has no thread but its own (a helper between its
+# exit_signals() and its release is still listed: poll it).
 one_task() {
 	local t=("/proc/$1"/task/*)
-	[ "${#t[@]}" = 1 ] ||
-		ktap_print_msg "${#t[@]} threads while the process is held"
+	[ "${#t[@]}" = 1 ]
 }
 
-# pv_signaled HOW: bind 4 GiB of $node's memory from a child process,
-# wait until it has a helper thread, then, HOW: "stop" (SIGSTOP: it
-# stops, with no helper left, then SIGCONT), "freeze" (its cgroup's
-# cgroup.freeze: the cgroup reports frozen, no helper left, then thaw)
-# or "kill" (SIGKILL: it dies).  The bind must end with its event, and
-# the mapping is left for the caller's digest.  Prints what went wrong.
+# bind_helper PID: wait, spinning on shell builtins (a helper may live a
+# few milliseconds), until process PID has a thread named memmap_init;
+# false when none appears within 30 s.
+bind_helper() {
+	local f c end=$((SECONDS + 30))
+	while [ "$SECONDS" -le "$end" ]; do
+		for f in "/proc/$1"/task/*/comm; do
+			read -r c 2>/dev/null <"$f" && [ "$c" = memmap_init ] && return 0
+		done
+	done
+	return 1
+}
+
+# pv_signaled HOW: bind 4 GiB of $node's memory from a child process
+# that then sleeps, wait until it has a helper thread, mark the trace,
+# then HOW: "stop" (SIGSTOP: it stops, with no helper left, then
+# SIGCONT), "freeze" (its own cgroup's cgroup.freeze: frozen, no helper
+# left, then thawed) or "kill" (SIGKILL: it dies).  The bind must end
+# with its event; the mapping is left for the caller's digest.  Returns
+# 1, saying why, on a failure, and 2 when it tested nothing: the event
+# came before the mark (the signal found the bind done) or no helper was
+# seen.
 pv_signaled() {
-	local how=$1 pid rc=0 st cg=
+	local how=$1 pid rc=0 st cg='' mark ev
 	mi_trace_clear
 	if [ "$how" = freeze ]; then
 		cg=$(mi_cgroup2)/memmap_init.$$.freeze
-		mkdir "$cg" || return 1
+		if ! mkdir "$cg" 2>/dev/null || [ ! -e "$cg/cgroup.freeze" ]; then
+			rmdir "$cg" 2>/dev/null
+			ktap_print_msg "freeze: cannot make a cgroup with cgroup.freeze ($cg)"
+			return 2
+		fi
+		sigcg=$cg
 	fi
 	# shellcheck disable=SC2016 # the child's own arguments
-	bash -c '[ -z "$3" ] || echo "$BASHPID" >"$3/cgroup.procs" || exit 1
-		echo "$1" 2>/dev/null >"$2"' _ "4096 $node 0 0" "$PGMAP" "$cg" &
+	bash -c '[ -z "$3" ] || echo "$BASHPID" >"$3/cgroup.procs" || exit 3
+		echo "$1" 2>/dev/null >"$2" || exit 1
+		exec sleep 3600' _ "4096 $node 0 0" "$PGMAP" "$cg" &
 	pid=$!
 	hog=$pid
 	if ! bind_helper "$pid"; then
+		kill -KILL "$pid" 2>/dev/null
 		wait "$pid"
+		st=$?
 		hog=
-		[ -z "$cg" ] || rmdir "$cg"
-		ktap_print_msg "$how: the bind ended (exit $?) before a helper thread was seen"
+		ktap_print_msg "$how: no helper thread seen (the child's exit $st)"
 		return 2
 	fi
+	echo "mi_signal $how" >"$MI_TRACE/trace_marker"
 	case "$how" in
 	stop)
 		kill -STOP "$pid"
-		wait_for "process $pid not stopped" stopped "$pid" && one_task "$pid" || rc=1
+		wait_for "process $pid not stopped" stopped "$pid" &&
+			wait_for "a helper of $pid left while stopped" one_task "$pid" ||
+			rc=1
 		kill -CONT "$pid" ;;
 	freeze)
 		frozen=$cg
 		echo 1 >"$cg/cgroup.freeze"
-		wait_for "cgroup $cg not frozen" cg_frozen "$cg" && one_task "$pid" || rc=1
+		wait_for "cgroup $cg not frozen" cg_frozen "$cg" &&
+			wait_for "a helper of $pid left while frozen" one_task "$pid" ||
+			rc=1
 		echo 0 >"$cg/cgroup.freeze"
 		frozen= ;;
-	kill)
-		kill -KILL "$pid"
-		if ! wait_for "process $pid not gone" gone "$pid"; then
-			ktap_print_msg "kill: the process does not die: not waiting for it"
-			hog=
-			return 1
-		fi ;;
 	esac
+	# The stopped or frozen child sleeps now: it dies here too.
+	kill -KILL "$pid" 2>/dev/null
+	if ! wait_for "process $pid does not die" gone "$pid"; then
+		# Unkillable: leave it to the cleanup, and the pgmap with it.
+		return 1
+	fi
 	wait "$pid"
 	st=$?
 	hog=
-	[ -z "$cg" ] || rmdir "$cg" 2>/dev/null
-	case "$how" in
-	kill) [ "$st" = 137 ] || { ktap_print_msg "kill: exit $st, not 137"; rc=1; } ;;
-	*) [ "$st" = 0 ] || { ktap_print_msg "$how: the bind failed, exit $st"; rc=1; } ;;
-	esac
+	if [ -n "$cg" ]; then rmdir "$cg" && sigcg=; fi
+	[ "$st" = 137 ] || { ktap_print_msg "$how: the child's exit $st, not 137"; rc=1; }
 	events=$(mi_trace_wait 1)
-	[ -n "$events" ] || { ktap_print_msg "$how: no memmap_init_zone_device event"; rc=1; }
-	ktap_print_msg "$how: event: ${events:-none}"
+	if [ -z "$events" ]; then
+		ktap_print_msg "$how: no memmap_init_zone_device event"
+		return 1
+	fi
+	ktap_print_msg "$how: event: $events"
+	# The mark and the event, in the trace's (global clock) order.
+	mark=$(grep -n 'mi_signal' "$MI_TRACE/trace" | head -n 1 | cut -d: -f1)
+	ev=$(grep -n 'memmap_init_zone_device: ' "$MI_TRACE/trace" | head -n 1 | cut -d: -f1)
+	if [ "$rc" = 0 ] && [ -n "$mark" ] && [ "${ev:-0}" -lt "$mark" ]; then
+		ktap_print_msg "$how: the signal came after the bind: nothing tested"
+		return 2
+	fi
 	return "$rc"
 }
 
-# pv_signals: a stop, a freeze or a fatal signal of the binding process
-# while its helpers run waits for the bind, which writes the struct pages
-# a bind on one CPU writes: a helper never stops or dies mid-chunk, and
-# the task returns only when all of them are done.
-pv_signals() {
-	local how ok=0 r skip=
-	if [ "$have_digest" = 0 ]; then
-		mi_skip "$PV_SIGNALS" "$digest_why"
+# pv_signal HOW DESC: a stop, a freeze or a fatal signal of the binding
+# process while its helpers run waits for the bind, which writes the
+# struct pages a bind on one CPU writes: a helper never stops or dies
+# mid-chunk.  (A helper that took signals would park a stop or a freeze
+# forever, its caller waiting for it; with SIGKILL it would leave its
+# chunk unwritten.)
+pv_signal() {
+	local how=$1 desc=$2 r
+	pv_signaled "$how"
+	r=$?
+	if [ "$r" = 2 ]; then
+		pv_unmap
+		mi_skip "$desc" "the signal found no bind in progress (see above)"
 		return
 	fi
-	if ! mi_cgroup2 >/dev/null; then
-		mi_skip "$PV_SIGNALS" "no cgroup v2 hierarchy for cgroup.freeze"
+	if [ "$r" = 0 ]; then
+		if ! digest "$MI_TMP/sig"; then
+			r=1
+		elif ! cmp -s "$MI_TMP/ref" "$MI_TMP/sig"; then
+			ktap_print_msg "$how: digests differ from the bind on one CPU"
+			r=1
+		fi
+	fi
+	[ -z "$hog" ] && pv_unmap
+	mi_result "$desc" "$r"
+}
+
+pv_signals() {
+	local t how
+	if [ "$have_digest" = 0 ] || ! mi_cgroup2 >/dev/null; then
+		for t in "$PV_STOP" "$PV_FREEZE" "$PV_KILL"; do
+			if [ "$have_digest" = 0 ]; then mi_skip "$t" "$digest_why"
+			else mi_skip "$t" "no cgroup v2 hierarchy"; fi
+		done
 		return
 	fi
 	compound=1
 	if ! bound "cpu=$ONE_CPU" pv_map 4096 "$node" 0 0 || ! digest "$MI_TMP/ref"; then
 		pv_unmap
-		mi_result "$PV_SIGNALS" 1 "no reference from a bind on CPU $ONE_CPU"
+		for t in "$PV_STOP" "$PV_FREEZE" "$PV_KILL"; do
+			mi_result "$t" 1 "no reference from a bind on CPU $ONE_CPU"
+		done
 		return
 	fi
 	pv_unmap
 	read -r p why < <(possible)
 	if [ "$p" -lt 2 ]; then
-		mi_skip "$PV_SIGNALS" "the range can only run on one thread here: $why"
+		for t in "$PV_STOP" "$PV_FREEZE" "$PV_KILL"; do
+			mi_skip "$t" "the range can only run on one thread here: $why"
+		done
 		return
 	fi
 	for how in stop freeze kill; do
-		pv_signaled "$how"
-		r=$?
-		if [ "$r" = 2 ]; then
-			skip+=" $how"
-		elif [ "$r" != 0 ] || ! digest "$MI_TMP/sig"; then
-			ok=1
-		elif ! cmp -s "$MI_TMP/ref" "$MI_TMP/sig"; then
-			ktap_print_msg "$how: digests differ from the bind on one CPU"
-			ok=1
+		case "$how" in
+		stop) t=$PV_STOP ;;
+		freeze) t=$PV_FREEZE ;;
+		kill) t=$PV_KILL ;;
+		esac
+		if [ -n "$hog" ]; then
+			mi_result "$t" 1 "an earlier bind's process does not die"
+		else
+			pv_signal "$how" "$t"
 		fi
-		pv_unmap
 	done
-	if [ "$ok" = 0 ] && [ -n "$skip" ]; then
-		mi_skip "$PV_SIGNALS" "the bind ended before a helper could be seen ($skip )"
-	else
-		mi_result "$PV_SIGNALS" $ok
-	fi
 }
 
 if [ "$have_pgmap" = 0 ]; then
 	for t in "$PV_NICE" "$PV_RT" "$PV_PIDS" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" \
-		"$PV_PLACE" "$PV_WAIT" "$PV_SIGNALS" "$PV_BAD"; do
+		"$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
