@@ -111,6 +111,13 @@ mi_cpus_init() {
 	done
 }
 
+# mi_stat PID: the fields of /proc/PID/stat after the command name (the
+# state first), read with shell builtins; nothing when PID is gone.
+mi_stat() {
+	local l
+	read -r l 2>/dev/null <"/proc/$1/stat" && echo "${l##*) }"
+}
+
 # mi_cpu_node NODE: the node whose CPUs run the helpers for memory of NODE:
 # NODE when it has an online CPU, else the nearest node that has one
 # (/sys/devices/system/node/nodeNODE/distance, the lowest node on a tie),
@@ -256,7 +263,7 @@ mi_limited() {
 	local lim=$1 pid=$BASHPID rc=0 cpus nice mask
 	shift
 	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")
-	nice=$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f17)
+	nice=$(mi_stat "$pid" | cut -d' ' -f17)
 	case "$lim" in
 	'') ;;
 	cpu=*) taskset -pc "${lim#cpu=}" "$pid" >/dev/null || return 1 ;;

@@ -544,7 +544,7 @@ hogged() {
 	# Its CPU and scheduling policy (fields 39 and 41 of stat), once the
 	# loop runs.
 	for ((i = 0; i < 20; i++)); do
-		st=$(sed 's/^.*) //' "/proc/$hog/stat" 2>/dev/null)
+		st=$(mi_stat "$hog")
 		read -r -a st <<<"$st"
 		[ "${st[36]:-}" = "$2" ] && [ "${st[38]:-}" = "$want" ] && return 0
 		sleep 0.05
@@ -870,12 +870,12 @@ wait_for() {
 	return 1
 }
 
-# pstate PID: the state letter of PID's stat (shell builtins); Z when gone.
+# pstate PID: the state letter of PID's stat; Z when gone.
 pstate() {
-	local l
-	read -r l 2>/dev/null <"/proc/$1/stat" || { echo Z; return; }
-	l=${l##*) }
-	echo "${l%% *}"
+	local s
+	s=$(mi_stat "$1")
+	s=${s:-Z}
+	echo "${s%% *}"
 }
 stopped() { [ "$(pstate "$1")" = T ]; }
 gone() { [ "$(pstate "$1")" = Z ]; }
