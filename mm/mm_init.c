@@ -1521,6 +1521,13 @@ static int zone_device_memmap_init(unsigned long start_pfn,
 
 	nr = min_t(unsigned long, zone_device_memmap_cpus(nid, cpus),
 		   nr_pages / min_chunk);
+	/*
+	 * A user task's helpers run in its cgroups, where cpu.max throttles
+	 * no thread of a bind before it returns to user space: no more
+	 * threads than the whole CPUs the quota allows, read once here.
+	 */
+	if (user)
+		nr = min_t(unsigned int, nr, cfs_task_bw_cpus(current));
 	split = nr > 1 ? kzalloc(struct_size(split, helpers, nr - 1),
 				 GFP_KERNEL) : NULL;
 	if (!split) {

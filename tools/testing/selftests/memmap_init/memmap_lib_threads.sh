@@ -411,6 +411,20 @@ mi_threads_chunk() {
 	echo "$(((min + a - 1) / a * a)) $a"
 }
 
+# mi_quota_cpus LIMIT: the whole CPUs the cgroup mi_limited makes for LIMIT
+# cpu.max=QUOTA PERIOD allows, at least 1, as the kernel counts a user
+# task's threads (the cgroup is a child of the hierarchy's root, which
+# sets no limit); nothing for any other LIMIT.  The tests expect to run
+# from a cgroup without cpu.max.
+mi_quota_cpus() {
+	local quota period n
+	[[ "$1" == cpu.max=* ]] || return 0
+	read -r quota period <<<"${1#cpu.max=}"
+	[[ "$quota" =~ ^[0-9]+$ ]] || return 0
+	n=$((quota / ${period:-100000}))
+	echo $((n > 1 ? n : 1))
+}
+
 # mi_threads_expected NR_PAGES START_PFN COMPOUND ALTMAP NODE LIMIT: "LO HI
 # NID WHY": the threads a memmap init of that range (compound pages of
 # COMPOUND pages, its memmap in an altmap if ALTMAP is 1, memory of NODE,
@@ -421,14 +435,15 @@ mi_threads_chunk() {
 # compound page or a range of less than two chunks (mi_threads_chunk);
 # else at most one thread per chunk and per online housekeeping CPU of
 # mi_cpu_node NODE (the memory's node or the nearest with CPUs) that the
-# binding task may run on (mi_helper_cpus_allowed), one when there is none
-# or when the task is real-time (LIMIT fifo=, which the kernel gives no
-# helper).  LO is 1 whenever HI allows more: a helper that finds every chunk taken does not
-# count, and when one starts is the scheduler's choice, so no test
-# insists on two.
+# binding task may run on (mi_helper_cpus_allowed), and no more than the
+# CPUs' worth of time its cpu.max allows (mi_quota_cpus), one when there
+# is none or when the task is real-time (LIMIT fifo=, which the kernel
+# gives no helper).  LO is 1 whenever HI allows more: a helper that finds
+# every chunk taken does not count, and when one starts is the
+# scheduler's choice, so no test insists on two.
 mi_threads_expected() {
 	local nr=$1 start=$2 compound=$3 altmap=$4 node=$5 lim=$6
-	local chunk n hk allowed cn hi nid=$node
+	local chunk n hk allowed cn hi nid=$node quota
 	mi_cpus_init
 	cn=-
 	[ "$node" = - ] || cn=$(mi_cpu_node "$node")
@@ -457,6 +472,8 @@ mi_threads_expected() {
 	fi
 	hi=$n
 	[ "$hk" -ge "$hi" ] || hi=$hk
+	quota=$(mi_quota_cpus "$lim")
+	[ -z "$quota" ] || [ "$quota" -ge "$hi" ] || hi=$quota
 	if [ $((start % compound)) -ne 0 ]; then
 		echo "1 1 $nid the range does not start at a compound page of $compound pages"
 	elif [ "${lim%%=*}" = fifo ]; then
@@ -466,6 +483,9 @@ mi_threads_expected() {
 			"task may use; $(mi_threads_known_why)"
 	elif [ "$n" -lt 2 ]; then
 		echo "1 1 $nid $nr pages are less than two chunks of $chunk"
+	elif [ -n "$quota" ] && [ "$quota" -lt 2 ]; then
+		echo "1 1 $nid the binding task's cgroup allows less than two CPUs" \
+			"(cpu.max ${lim#*=})"
 	elif [ "$hi" -lt 2 ]; then
 		echo "1 1 $nid $hk housekeeping CPU(s) of node $cn that the binding" \
 			"task may use ($allowed allowed to it)"

@@ -44,7 +44,10 @@
 #   - from a SCHED_FIFO task: no helper, one thread;
 #   - from a cgroup at its pids.max: no helper can be created, the bind
 #     runs on one thread and the cgroup's pids.events counts the refusal;
-#   - from a cgroup whose cpu.max is one CPU: helpers run, and the
+#   - from a cgroup whose cpu.max is one and a half CPUs: no helper, one
+#     thread (a task in the kernel is not throttled, so a second thread
+#     would run beyond the quota);
+#   - from a cgroup whose cpu.max is two CPUs: helpers run, and the
 #     cgroup's cpu.stat usage covers the CPU time of the binding task and
 #     its helpers (the trace, mi_trace_ns), less 1 ms: a helper outside
 #     the cgroup would leave it short;
@@ -153,7 +156,8 @@ NS_MEM2M="devdax map=mem align=$MI_ALIGN_PMD: several threads write the same str
 PV_NICE="device-private from a task with nice 10: its helpers run at nice 10"
 PV_RT="device-private from a SCHED_FIFO task: one thread, no helper"
 PV_PIDS="device-private from a cgroup at its pids.max: one thread, the helpers refused"
-PV_CPUMAX="device-private from a cgroup of cpu.max one CPU: its usage covers every thread"
+PV_CPUMAX1="device-private from a cgroup of cpu.max 1.5 CPUs: one thread, no helper"
+PV_CPUMAX="device-private from a cgroup of cpu.max two CPUs: its usage covers every thread"
 PV_HOTPLUG="device-private while a CPU goes offline and online: helpers where allowed, same pages"
 PV_NODES="device-private of each node, from the first CPU: one thread, nid that node"
 PV_SMALL="device-private, 4 GiB of pages: several threads write the same struct pages as one"
@@ -167,13 +171,13 @@ NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kw
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 20
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 if ! mi_threads_known; then
 	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M" "$PV_NICE" "$PV_RT" "$PV_PIDS" \
-		"$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" "$PV_BAD" "$PV_PLACE" \
-		"$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$NS_ASYNC" "$LOG"; do
+		"$PV_CPUMAX1" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" "$PV_BAD" \
+		"$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$NS_ASYNC" "$LOG"; do
 		mi_skip "$t" "$(mi_threads_known_why)"
 	done
 	mi_finished
@@ -667,21 +671,30 @@ pv_limited() {
 	fi
 }
 
-# pv_rt: a real-time task's bind runs on its own thread: no helper thread
-# starts, for a range with room for several.
+# pv_alone TEST LIMIT FROM: a bind from a task under LIMIT (FROM, as the
+# failure names it), for a range with room for several threads, runs on
+# its own thread: no helper thread starts.
+pv_alone() {
+	local p why lost
+	pv_limited "$1" "$2" "no bind $3" pv_map || return
+	lost=$(mi_trace_lost)
+	if [ "$lost" != 0 ]; then
+		mi_result "$1" 1 "the trace lost $lost events: a helper may have run unseen"
+	elif [ -n "$helpers" ]; then
+		mi_result "$1" 1 "helper(s) ran: $(tr '\n' ';' <<<"$helpers")"
+	else
+		expect "$2"
+		mi_result "$1" $?
+	fi
+}
+
+# pv_rt: a real-time task's bind runs on its own thread.
 pv_rt() {
-	local p why
 	if ! command -v chrt >/dev/null; then
 		mi_skip "$PV_RT" "no chrt command (util-linux)"
 		return
 	fi
-	pv_limited "$PV_RT" fifo=1 "no bind from a SCHED_FIFO task" pv_map || return
-	if [ -n "$helpers" ]; then
-		mi_result "$PV_RT" 1 "helper(s) ran: $(tr '\n' ';' <<<"$helpers")"
-	else
-		expect fifo=1
-		mi_result "$PV_RT" $?
-	fi
+	pv_alone "$PV_RT" fifo=1 "from a SCHED_FIFO task"
 }
 
 # pv_map_refused ARGS...: pv_map from the cgroup mi_limited pids.max= made,
@@ -759,14 +772,25 @@ pv_map_usage() {
 	return "$rc"
 }
 
-# pv_cpumax: from a cgroup whose cpu.max is one CPU, on the CPUs its
-# helpers may use, a bind with room for two threads runs helpers, and the
-# cgroup is charged the CPU time the binding task and its helpers spent
-# (mi_trace_ns), less 1 ms: both add up the same charges of the scheduler
-# (pv_map_usage), the cgroup in microseconds.  A helper outside the
-# cgroup, such as a work item, leaves it charged that much less.  A task
-# in the kernel is throttled only when it returns to user space: the bind
-# runs to its end, and the process pays afterwards.
+# pv_cpumax1: from a cgroup whose cpu.max is one and a half CPUs, a bind
+# with room for several threads runs on one: a task in the kernel is
+# throttled only when it returns to user space, so a second thread would
+# run beyond the quota.
+pv_cpumax1() {
+	if ! mi_cgroup_usable cpu >/dev/null; then
+		mi_skip "$PV_CPUMAX1" "no cgroup v2 cpu controller (CONFIG_CFS_BANDWIDTH)"
+		return
+	fi
+	pv_alone "$PV_CPUMAX1" "cpu.max=150000 100000" "from a cgroup of cpu.max 1.5 CPUs"
+}
+
+# pv_cpumax: from a cgroup whose cpu.max is two CPUs, on the CPUs its
+# helpers may use, a bind with room for two threads runs helpers, no more
+# than that (expect), and the cgroup is charged the CPU time the binding
+# task and its helpers spent (mi_trace_ns), less 1 ms: both add up the
+# same charges of the scheduler (pv_map_usage), the cgroup in
+# microseconds.  A helper outside the cgroup, such as a work item, leaves
+# it charged that much less.
 pv_cpumax() {
 	local usage='' own threads work lost usage_cpus p why self=$BASHPID
 	if ! mi_cgroup_usable cpu >/dev/null; then
@@ -774,8 +798,8 @@ pv_cpumax() {
 		return
 	fi
 	usage_cpus=$(mi_helper_cpus_allowed "$(mi_cpu_node "$node")" "" | paste -sd,)
-	pv_limited "$PV_CPUMAX" "cpu.max=100000 100000" \
-		"the bind failed in a cgroup of cpu.max one CPU" pv_map_usage || return
+	pv_limited "$PV_CPUMAX" "cpu.max=200000 100000" \
+		"the bind failed in a cgroup of cpu.max two CPUs" pv_map_usage || return
 	# $BASHPID inside $(...) would be the subshell's.
 	read -r own threads work < <(mi_trace_ns "$self")
 	lost=$(mi_trace_lost)
@@ -788,6 +812,8 @@ pv_cpumax() {
 		mi_result "$PV_CPUMAX" 1 "no helper ran for a bind with room for $p threads"
 	elif [ "$own" -le 0 ]; then
 		mi_result "$PV_CPUMAX" 1 "no runtime of the binding task traced"
+	elif ! expect "cpu.max=200000 100000"; then
+		mi_result "$PV_CPUMAX" 1 "more threads than the cgroup's cpu.max allows CPUs"
 	else
 		[ "$usage" -ge $((own + threads + work - 1000000)) ]
 		mi_result "$PV_CPUMAX" $? "the cgroup was charged less than that, less 1 ms"
@@ -797,9 +823,22 @@ pv_cpumax() {
 # pv_hotplug: binds of 4 GiB from a task allowed on the node's first and
 # last housekeeping CPUs while the last goes offline and online in a loop:
 # the helpers run only on those two, and the struct pages are those of a
-# bind on one CPU.
+# bind on one CPU.  The memory is of a node whose housekeeping CPUs do not
+# include the first online CPU, where there is one: a task whose allowed
+# CPUs have all gone offline is moved to its cpuset's first online CPU
+# (select_fallback_rq()), so that a helper bound to the CPU going offline
+# then runs outside the two.
 pv_hotplug() {
-	local cn a b ok=0 i toggler f c out
+	local cn a b ok=0 i toggler f c out first n node=$node
+	read -r first </sys/devices/system/cpu/online
+	first=${first%%[-,]*}
+	for n in "${!MI_NODE_HK_CPUS[@]}"; do
+		read -r a b _ <<<"${MI_NODE_HK_CPUS[$n]}"
+		if [ -n "$b" ] && [[ " ${MI_NODE_HK_CPUS[$n]} " != *" $first "* ]]; then
+			node=$n
+			break
+		fi
+	done
 	cn=$(mi_cpu_node "$node")
 	read -r a _ <<<"${MI_NODE_HK_CPUS[$cn]:-}"
 	b=${MI_NODE_HK_CPUS[$cn]##* }
@@ -818,6 +857,8 @@ pv_hotplug() {
 			"set MEMMAP_INIT_CPU_HOTPLUG=1 to let it take CPU $b offline and online"
 		return
 	fi
+	ktap_print_msg "$PV_HOTPLUG: memory of node $node, from CPUs $a and $b;" \
+		"the first online CPU is $first"
 	compound=1
 	if ! bound "cpu=$a" pv_map 4096 "$node" 0 0 || ! digest "$MI_TMP/ref"; then
 		pv_unmap
@@ -1046,8 +1087,9 @@ pv_signals() {
 }
 
 if [ "$have_pgmap" = 0 ]; then
-	for t in "$PV_NICE" "$PV_RT" "$PV_PIDS" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" \
-		"$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$PV_BAD"; do
+	for t in "$PV_NICE" "$PV_RT" "$PV_PIDS" "$PV_CPUMAX1" "$PV_CPUMAX" "$PV_HOTPLUG" \
+		"$PV_NODES" "$PV_SMALL" "$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" \
+		"$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
@@ -1062,6 +1104,7 @@ else
 	pv_nice
 	pv_rt
 	pv_pids
+	pv_cpumax1
 	pv_cpumax
 
 	ok=0
