@@ -73,6 +73,14 @@
 #     the same load, plus 20 ms, unless every helper that ran took chunks
 #     (a SCHED_FIFO task may stop one in the middle of a chunk): a helper
 #     that finds every chunk taken exits at once;
+#   - 4 GiB of the same node from a child process, once it has a helper
+#     thread: the process stopped (SIGSTOP), its cgroup frozen, the
+#     process killed (SIGKILL), the helper attached by a tracer
+#     (PTRACE_ATTACH), and (memmap_helper_ops) an exec from another thread
+#     of the binding process: the stop and the freeze complete with no
+#     helper left, the helper exits without stopping for its tracer, the
+#     exec runs once the bind is done, and every bind writes the struct
+#     pages of a bind on one CPU;
 #   - a request the module must refuse (a size of 0 or not a multiple of
 #     the folio, an offset not a multiple of 2 MiB or past the folio, a
 #     node that is not online, an order too large, sizes that overflow,
@@ -94,6 +102,7 @@ DIGEST_KO=$MI_DIR/test_modules/test_memmap_digest.ko
 DIGEST=/sys/kernel/debug/test_memmap_digest
 PGMAP_KO=$MI_DIR/test_modules/test_memmap_pgmap.ko
 PGMAP=/sys/kernel/debug/test_memmap_pgmap
+HELPER_OPS=$MI_DIR/memmap_helper_ops
 
 mi_init
 mi_trace_need
@@ -167,17 +176,20 @@ PV_WAIT="device-private with a busy CPU: the bind waits for no helper that has n
 PV_STOP="device-private, its task stopped mid-bind: it stops, no helper left, same pages"
 PV_FREEZE="device-private, its cgroup frozen mid-bind: it freezes, no helper left, same pages"
 PV_KILL="device-private, its task killed mid-bind: it dies, same pages"
+PV_PTRACE="device-private, a helper ptrace-attached mid-bind: it exits unstopped, same pages"
+PV_EXEC="device-private, an exec from another thread mid-bind: it waits, same pages"
 NS_ASYNC="fsdax map=mem enabled from a cpuset: helpers only where the binding kworker may run"
 LOG="kernel log clean after the binds"
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 22
 ktap_print_msg "$MI_CPUS online CPU(s); housekeeping CPUs by node:" \
 	"$(for n in "${!MI_NODE_HK[@]}"; do printf ' %s:%s' "$n" "${MI_NODE_HK[$n]}"; done)"
 if ! mi_threads_known; then
 	for t in "$NS_ONE" "$NS_MANY" "$NS_1G" "$NS_MEM2M" "$PV_NICE" "$PV_RT" "$PV_PIDS" \
 		"$PV_CPUMAX1" "$PV_CPUMAX" "$PV_HOTPLUG" "$PV_NODES" "$PV_SMALL" "$PV_BAD" \
-		"$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$NS_ASYNC" "$LOG"; do
+		"$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$PV_PTRACE" "$PV_EXEC" \
+		"$NS_ASYNC" "$LOG"; do
 		mi_skip "$t" "$(mi_threads_known_why)"
 	done
 	mi_finished
@@ -945,14 +957,59 @@ bind_helper() {
 # that then sleeps, wait until it has a helper thread, mark the trace,
 # then HOW: "stop" (SIGSTOP: it stops, with no helper left, then
 # SIGCONT), "freeze" (its own cgroup's cgroup.freeze: frozen, no helper
-# left, then thawed) or "kill" (SIGKILL: it dies).  The bind must end
-# with its event; the mapping is left for the caller's digest.  Returns
-# 1, saying why, on a failure, and 2 when it tested nothing: the event
-# came before the mark (the signal found the bind done) or no helper was
-# seen.
+# left, then thawed) or "kill" (SIGKILL: it dies).  HOW "ptrace" and
+# "exec" bind through memmap_helper_ops instead, which marks the trace
+# once the binding process has a helper, then attaches to the helper
+# with PTRACE_ATTACH (it must exit without stopping for its tracer) or
+# execs from another thread of the binding process (the exec waits for
+# the bind).  The
+# bind must end with its event; the mapping is left for the caller's
+# digest.  Returns 1, saying why, on a failure, and 2 when it tested
+# nothing: the event came before the mark (the signal found the bind
+# done) or no helper was seen.
 pv_signaled() {
-	local how=$1 pid rc=0 st cg='' mark ev
+	local how=$1 pid rc=0 st cg='' mark ev out want
 	mi_trace_clear
+	if [ "$how" = exec ] || [ "$how" = ptrace ]; then
+		# -e or -p; what it prints when all went well.
+		want="exec ok"
+		[ "$how" = exec ] || want=exited
+		"$HELPER_OPS" "-${how:0:1}" "$PGMAP" "4096 $node 0 0" \
+			"$MI_TRACE/trace_marker" >"$MI_TMP/ops.out" 2>&1 &
+		pid=$!
+		hog=$pid
+		wait_for "process $pid does not end" gone "$pid" || return 1
+		wait "$pid"
+		st=$?
+		hog=
+		out=$(cat "$MI_TMP/ops.out")
+		ktap_print_msg "$how: exit $st: $out"
+		[ "$st" != 2 ] || return 2
+		[ "$st" = 0 ] && [ "$out" = "$want" ] || rc=1
+	else
+		pv_signal_child "$how" || return
+	fi
+	events=$(mi_trace_wait 1)
+	if [ -z "$events" ]; then
+		ktap_print_msg "$how: no memmap_init_zone_device event"
+		return 1
+	fi
+	ktap_print_msg "$how: event: $events"
+	# The mark and the event, in the trace's (global clock) order.
+	mark=$(grep -n 'mi_signal' "$MI_TRACE/trace" | head -n 1 | cut -d: -f1)
+	ev=$(grep -n 'memmap_init_zone_device: ' "$MI_TRACE/trace" | head -n 1 | cut -d: -f1)
+	if [ "$rc" = 0 ] && [ -n "$mark" ] && [ "${ev:-0}" -lt "$mark" ]; then
+		ktap_print_msg "$how: the signal came after the bind: nothing tested"
+		return 2
+	fi
+	return "$rc"
+}
+
+# pv_signal_child HOW: pv_signaled's child process, for every HOW but
+# exec; sets rc to 1 on a failure, returns 2 when no helper was seen, 1
+# when the child does not die.
+pv_signal_child() {
+	local how=$1
 	if [ "$how" = freeze ]; then
 		cg=$(mi_cgroup2)/memmap_init.$$.freeze
 		if ! mkdir "$cg" 2>/dev/null || [ ! -e "$cg/cgroup.freeze" ]; then
@@ -1004,20 +1061,6 @@ pv_signaled() {
 	hog=
 	if [ -n "$cg" ]; then rmdir "$cg" && sigcg=; fi
 	[ "$st" = 137 ] || { ktap_print_msg "$how: the child's exit $st, not 137"; rc=1; }
-	events=$(mi_trace_wait 1)
-	if [ -z "$events" ]; then
-		ktap_print_msg "$how: no memmap_init_zone_device event"
-		return 1
-	fi
-	ktap_print_msg "$how: event: $events"
-	# The mark and the event, in the trace's (global clock) order.
-	mark=$(grep -n 'mi_signal' "$MI_TRACE/trace" | head -n 1 | cut -d: -f1)
-	ev=$(grep -n 'memmap_init_zone_device: ' "$MI_TRACE/trace" | head -n 1 | cut -d: -f1)
-	if [ "$rc" = 0 ] && [ -n "$mark" ] && [ "${ev:-0}" -lt "$mark" ]; then
-		ktap_print_msg "$how: the signal came after the bind: nothing tested"
-		return 2
-	fi
-	return "$rc"
 }
 
 # pv_signal HOW DESC: a stop, a freeze or a fatal signal of the binding
@@ -1048,18 +1091,22 @@ pv_signal() {
 }
 
 pv_signals() {
-	local t how
-	if [ "$have_digest" = 0 ] || ! mi_cgroup2 >/dev/null; then
-		for t in "$PV_STOP" "$PV_FREEZE" "$PV_KILL"; do
-			if [ "$have_digest" = 0 ]; then mi_skip "$t" "$digest_why"
-			else mi_skip "$t" "no cgroup v2 hierarchy"; fi
-		done
+	local t how why='' ts=("$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$PV_PTRACE" "$PV_EXEC")
+	if [ "$have_digest" = 0 ]; then
+		why=$digest_why
+	elif ! mi_cgroup2 >/dev/null; then
+		why="no cgroup v2 hierarchy"
+	elif [ ! -x "$HELPER_OPS" ]; then
+		why="$HELPER_OPS is not built"
+	fi
+	if [ -n "$why" ]; then
+		for t in "${ts[@]}"; do mi_skip "$t" "$why"; done
 		return
 	fi
 	compound=1
 	if ! bound "cpu=$ONE_CPU" pv_map 4096 "$node" 0 0 || ! digest "$MI_TMP/ref"; then
 		pv_unmap
-		for t in "$PV_STOP" "$PV_FREEZE" "$PV_KILL"; do
+		for t in "${ts[@]}"; do
 			mi_result "$t" 1 "no reference from a bind on CPU $ONE_CPU"
 		done
 		return
@@ -1067,17 +1114,14 @@ pv_signals() {
 	pv_unmap
 	read -r p why < <(possible)
 	if [ "$p" -lt 2 ]; then
-		for t in "$PV_STOP" "$PV_FREEZE" "$PV_KILL"; do
+		for t in "${ts[@]}"; do
 			mi_skip "$t" "the range can only run on one thread here: $why"
 		done
 		return
 	fi
-	for how in stop freeze kill; do
-		case "$how" in
-		stop) t=$PV_STOP ;;
-		freeze) t=$PV_FREEZE ;;
-		kill) t=$PV_KILL ;;
-		esac
+	for how in stop freeze kill ptrace exec; do
+		t=${ts[0]}
+		ts=("${ts[@]:1}")
 		if [ -n "$hog" ]; then
 			mi_result "$t" 1 "an earlier bind's process does not die"
 		else
@@ -1089,7 +1133,7 @@ pv_signals() {
 if [ "$have_pgmap" = 0 ]; then
 	for t in "$PV_NICE" "$PV_RT" "$PV_PIDS" "$PV_CPUMAX1" "$PV_CPUMAX" "$PV_HOTPLUG" \
 		"$PV_NODES" "$PV_SMALL" "$PV_PLACE" "$PV_WAIT" "$PV_STOP" "$PV_FREEZE" "$PV_KILL" \
-		"$PV_BAD"; do
+		"$PV_PTRACE" "$PV_EXEC" "$PV_BAD"; do
 		mi_skip "$t" "$pgmap_why"
 	done
 else
