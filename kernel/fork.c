@@ -2842,7 +2842,8 @@ int user_worker_start(struct user_worker *worker, const struct cpumask *cpus,
  * then touches @worker no more, but until it is released it still counts
  * against pids.max and RLIMIT_NPROC, and a single-threaded process's
  * unshare(CLONE_NEWUSER) or setns() fails.  That is usually brief, but a
- * tracer can keep the thread there.
+ * process that attached to the thread with ptrace keeps it, a zombie,
+ * until that process waits for it.
  */
 void user_worker_wait(struct user_worker *worker)
 {

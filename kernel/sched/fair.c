@@ -7934,16 +7934,20 @@ bool cfs_task_bw_constrained(struct task_struct *p)
  * while @p waits in the kernel: CFS bandwidth control throttles a task
  * when it returns to user space, which such threads need not do before
  * the work is done, so the limit holds only if the work uses no more
- * CPUs than it allows.  That is the quota over the period of @p's task
- * group, or of an ancestor's where that is less (hierarchical_quota, in
- * BW_UNIT per CPU), rounded down, and at least 1: the calling thread
- * itself.  It is the cpu.max the fair class enforces; with a sched_ext
- * scheduler the BPF scheduler enforces it instead.
+ * CPUs than it allows.  That is hierarchical_quota, in BW_UNIT per CPU,
+ * rounded down, and at least 1 (the calling thread itself): on cgroup v2
+ * the least quota over period of @p's task group and its ancestors; on
+ * cgroup v1 the nearest group's that sets one, where a write that a
+ * child's larger quota made fail leaves the rejected value until the
+ * next successful write.  It is what the fair class enforces.  A
+ * sched_ext scheduler enforces cpu.max only if it implements
+ * ops.cgroup_set_bandwidth(), and without CONFIG_CFS_BANDWIDTH the result
+ * is UINT_MAX even where cpu.max exists.
  *
  * The result is a snapshot, a hint for sizing such work: the limit may
  * change, and @p may move to another cgroup, right after.  On 32-bit, a
- * read that races with a change of the limit may be torn, and the result
- * wrong until the next call.
+ * read that races with a change of the limit may be torn, and the
+ * result is then simply wrong.
  *
  * Context: any context; takes the RCU read lock, which keeps the task
  * group alive.
