@@ -977,11 +977,15 @@ one_task() {
 # few milliseconds), until process PID has a thread named memmap_init;
 # false when none appears within 30 s or PID has ended.
 bind_helper() {
-	local f c end=$((SECONDS + 30))
-	while [ "$SECONDS" -le "$end" ] && ! gone "$1"; do
+	local f c st end=$((SECONDS + 30))
+	while [ "$SECONDS" -le "$end" ]; do
 		for f in "/proc/$1"/task/*/comm; do
 			read -r c 2>/dev/null <"$f" && [ "$c" = memmap_init ] && return 0
 		done
+		# Builtins only: the child's state, the field after "(comm) ".
+		read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+		st=${st##*) }
+		[ "${st%% *}" != Z ] || return 1
 	done
 	return 1
 }
