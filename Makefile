@@ -32,7 +32,7 @@ help:
 	     { d = "" }' $(firstword $(MAKEFILE_LIST)) $(H)/lib.sh
 
 # The CXL run of make bench: its own, small size (CXL memory is MMIO to a
-# TCG guest), QEMU 10 for every boot.  BENCH_CXL_ARGS= skips it.
+# TCG guest), make qemu's QEMU for every boot.  BENCH_CXL_ARGS= skips it.
 BENCH_CXL_ARGS ?= --devices cxl-fsdax-dev,cxl-devdax --size 1G --no-probe
 BENCH_CXL := $(H)/bench/bench.sh --results $(RESULTS)/bench-cxl.json $(BENCH_CXL_ARGS)
 
@@ -146,7 +146,7 @@ ndctl-export:
 deps:
 	$(H)/deps.sh
 
-#: QEMU 10 (Debian bookworm-backports, CXL type-3) beside the host's; prints the path to give as MZ_QEMU
+#: the QEMU of the CXL guests (Debian bookworm-backports, full CXL type-3) beside the host's; prints the path to give as MZ_QEMU
 qemu: deps
 	@$(H)/vm/fetch-qemu.sh
 

@@ -3,6 +3,8 @@
 #
 # deps.sh: install every Debian package the project needs.
 #
+#   deps.sh      (make deps)
+#
 # Idempotent: asks dpkg-query first and does nothing when all packages are
 # installed.  Otherwise runs 'apt-get update' once and installs the missing
 # ones with 'apt-get install -y --no-install-recommends' (through sudo when
@@ -11,11 +13,7 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	echo "usage: ${0##*/}   (installs the project's Debian packages; no arguments)" >&2
-	exit 2
-}
-[ $# -eq 0 ] || usage
+mz_operands 0 0 'no arguments' "$@"
 
 # Each one is used: qemu-system-x86 (vm.sh), ndctl daxctl busybox-static
 # kmod e2fsprogs (initramfs.sh), bats shellcheck parallel (check.sh; GNU

@@ -34,7 +34,7 @@ MZ_ACCEL=${MZ_ACCEL:-auto}
 MZ_KVM_DEV=${MZ_KVM_DEV:-/dev/kvm}
 #= MZ_PROBE_TIMEOUT  seconds the KVM probe boot may take (default 20)
 MZ_PROBE_TIMEOUT=${MZ_PROBE_TIMEOUT:-20}
-#= MZ_QEMU        the qemu-system-x86_64 the guests boot in (default: the one on PATH; make qemu prints QEMU 10's)
+#= MZ_QEMU        the qemu-system-x86_64 the guests boot in (default: the one on PATH; make qemu prints the path of its QEMU)
 MZ_QEMU=${MZ_QEMU:-qemu-system-x86_64}
 # The size of each NVDIMM of the test guests (vm.sh's default; the
 # matrix gives every guest one plain and one labelled NVDIMM of it).
@@ -58,7 +58,7 @@ MZ_ZONE_DEVICES=(--nvme-cmb 1024 --soft-reserved 512M --device-reserved 512M)
 MZ_CXL_PMEM_SIZE=${MZ_CXL_PMEM_SIZE:-1G}
 #= MZ_CXL_RAM_SIZE  the cxl cell's CXL volatile capacity (default 512M)
 MZ_CXL_RAM_SIZE=${MZ_CXL_RAM_SIZE:-512M}
-#= MZ_QEMU_CXL    the qemu-system-x86_64 of the CXL guests (default: MZ_QEMU when it is QEMU 10 or newer, else make qemu's)
+#= MZ_QEMU_CXL    the qemu-system-x86_64 of the CXL guests (default: MZ_QEMU when it is MZ_QEMU_CXL_MIN or newer, else make qemu's)
 MZ_QEMU_CXL=${MZ_QEMU_CXL:-}
 # QEMU emulates CXL type-3 devices in full from 10.0 on: vm.sh refuses
 # --cxl-pmem and --cxl-ram on an older QEMU, and mz_qemu_cxl takes MZ_QEMU
@@ -161,7 +161,7 @@ MZ_DL=$MZ_CACHE/dl                      # downloaded .deb and tarballs
 MZ_APT_STATE=$MZ_CACHE/apt              # fetch-base.sh's private apt state
 MZ_APT_SRC_STATE=$MZ_CACHE/apt-src      # fetch-ndctl.sh's (deb-src)
 MZ_APT_QEMU_STATE=$MZ_CACHE/apt-qemu    # fetch-qemu.sh's (bookworm-backports)
-MZ_QEMU_DIR=$MZ_CACHE/qemu              # QEMU 10, extracted (fetch-qemu.sh)
+MZ_QEMU_DIR=$MZ_CACHE/qemu              # make qemu's QEMU, extracted (fetch-qemu.sh)
 MZ_SRC=$MZ_CACHE/src                    # the extracted sources
 MZ_BUILD=$MZ_CACHE/build                # O= directories, ndctl's builds
 MZ_SELFTESTS=$MZ_CACHE/selftests        # installed kselftest targets
@@ -237,19 +237,143 @@ info() { printf '[%s] %s: %s\n' "$(mz_ts)" "${0##*/}" "$*" >&2; }
 warn() { printf '[%s] %s: warning: %s\n' "$(mz_ts)" "${0##*/}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
-# Options, parsed the same way in every script: an argument error names
-# the option and the value and exits 2 (mz_arg_error), --help prints the
-# script's header (mz_help), its one description of what the script does
-# and takes.
+# Options, parsed the same way in every script.  A script declares each
+# option once, before mz_parse:
+#   mz_opt OPTION VAR DEFAULT METAVAR REGEX HELP
+#       an option with a value: VAR is set to DEFAULT now, and to the
+#       value, which must match REGEX, when OPTION is given; a VAR ending
+#       in [] names an array the option appends to (repeatable).
+#   mz_flag OPTION VAR HELP
+#       an option without a value: VAR is set to 0 now, to 1 when given.
+# mz_parse [--in-order] ARG... then takes --OPTION VALUE and
+# --OPTION=VALUE anywhere (with --in-order, up to the first operand) and
+# leaves the operands, and everything after --, in MZ_OPERANDS.  -h and
+# --help print the script's header comment and a line per option, built
+# from these declarations: the one place its help is written.  Every
+# error names the option and the value and exits 2 (mz_arg_error).
+# MZ_LIST_OPTIONS=1 makes mz_parse print the declarations (OPTION, METAVAR
+# or -, REGEX, tab-separated) and exit: the harness's tests read them.  It
+# is read here, when lib.sh is sourced, and taken out of the environment,
+# so that no script this one runs sees it.
+# The parser's own names start with _mz or mz_: an option's variable must
+# not (mz_opt refuses it).
+declare -ga _mz_opts=() MZ_OPERANDS=()
+declare -gA _mz_var=() _mz_def=() _mz_meta=() _mz_re=() _mz_text=()
+_mz_list_options=${MZ_LIST_OPTIONS:-0}
+unset MZ_LIST_OPTIONS
 mz_arg_error() { printf '%s: error: %s (see --help)\n' "${0##*/}" "$*" >&2; exit 2; }
-# mz_need_value OPTION ARGC: OPTION, with ARGC arguments left, has a value.
-mz_need_value() { [ "$2" -ge 2 ] || mz_arg_error "$1 needs a value"; }
-# mz_form OPTION VALUE REGEX WANT: VALUE matches REGEX, else an error
-# naming OPTION and VALUE and what it wants.
+# _mz_declare OPTION VAR: bookkeeping shared by mz_opt and mz_flag.
+_mz_declare() {
+	if ! [[ "$1" =~ ^--[a-z0-9][a-z0-9-]*$ && "$2" =~ ^[a-z][a-z0-9_]*(\[\])?$ && ! "$2" =~ ^mz_ ]] ||
+		[ -n "${_mz_var[$1]+set}" ]; then
+		die "${0##*/} declares option $1 with variable $2: a new --name and a variable of its own"
+	fi
+	_mz_opts+=("$1")
+}
+mz_opt() {
+	_mz_declare "$1" "$2"
+	_mz_var[$1]=$2 _mz_def[$1]=$3 _mz_meta[$1]=$4 _mz_re[$1]=$5 _mz_text[$1]=$6
+	case "$2" in
+	*'[]')
+		[ -z "$3" ] || die "${0##*/}: option $1 appends to ${2%[]}: it has no default"
+		declare -ga "${2%[]}=()" ;;
+	*) printf -v "$2" %s "$3" ;;
+	esac
+}
+mz_flag() {
+	_mz_declare "$1" "$2"
+	_mz_var[$1]=$2 _mz_def[$1]='' _mz_meta[$1]=- _mz_re[$1]='' _mz_text[$1]=$3
+	printf -v "$2" 0
+}
+# _mz_set OPTION VALUE: check VALUE and store it.
+_mz_set() {
+	local _mz_v=${_mz_var[$1]}
+	[[ "$2" =~ ${_mz_re[$1]} ]] ||
+		mz_arg_error "$1 '$2': want ${_mz_meta[$1]} (${_mz_text[$1]}), of the form ${_mz_re[$1]}"
+	case "$_mz_v" in
+	*'[]') local -n _mz_a=${_mz_v%[]}; _mz_a+=("$2") ;;
+	*) printf -v "$_mz_v" %s "$2" ;;
+	esac
+}
+mz_parse() {
+	local _mz_o _mz_in_order=0
+	if [ "${1:-}" = --in-order ]; then _mz_in_order=1; shift; fi
+	if [ "$_mz_list_options" = 1 ]; then
+		for _mz_o in ${_mz_opts[@]+"${_mz_opts[@]}"}; do
+			printf '%s\t%s\t%s\n' "$_mz_o" "${_mz_meta[$_mz_o]}" "${_mz_re[$_mz_o]}"
+		done
+		exit 0
+	fi
+	MZ_OPERANDS=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h|--help) mz_help ;;
+		--) shift; break ;;
+		-?*)
+			_mz_o=${1%%=*}
+			[ -n "${_mz_var[$_mz_o]+set}" ] || mz_arg_error "unknown option '$_mz_o'"
+			if [ "${_mz_meta[$_mz_o]}" = - ]; then
+				[ "$_mz_o" = "$1" ] || mz_arg_error "$_mz_o takes no value, not '${1#*=}'"
+				printf -v "${_mz_var[$_mz_o]}" 1
+				shift
+			elif [ "$_mz_o" != "$1" ]; then
+				_mz_set "$_mz_o" "${1#*=}"
+				shift
+			else
+				[ $# -ge 2 ] || mz_arg_error "$_mz_o needs a value"
+				_mz_set "$_mz_o" "$2"
+				shift 2
+			fi ;;
+		*)
+			[ "$_mz_in_order" = 0 ] || break
+			MZ_OPERANDS+=("$1")
+			shift ;;
+		esac
+	done
+	MZ_OPERANDS+=("$@")
+}
+# mz_operands MIN MAX WANT ARG...: the parser of a script that takes no
+# options, only MIN to MAX operands (MAX "-": no limit): -h and --help
+# print its header, anything else starting with - but a lone - is an
+# unknown option, and a count outside the range is an error naming WANT
+# (e.g. "BUILD_DIR OUTDIR").  Leaves the operands in MZ_OPERANDS.
+mz_operands() {
+	local _mz_min=$1 _mz_max=$2 _mz_want=$3
+	shift 3
+	[ "$_mz_list_options" = 0 ] || exit 0
+	MZ_OPERANDS=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h|--help) mz_help ;;
+		--) shift; break ;;
+		-?*) mz_arg_error "unknown option '$1'" ;;
+		*) MZ_OPERANDS+=("$1"); shift ;;
+		esac
+	done
+	MZ_OPERANDS+=("$@")
+	if [ ${#MZ_OPERANDS[@]} -lt "$_mz_min" ] || { [ "$_mz_max" != - ] && [ ${#MZ_OPERANDS[@]} -gt "$_mz_max" ]; }; then
+		mz_arg_error "want $_mz_want, not ${#MZ_OPERANDS[@]} argument(s)"
+	fi
+}
+# mz_form NAME VALUE REGEX WANT: VALUE matches REGEX, else an error naming
+# NAME (an option, or an operand's name) and VALUE and what it wants.
 mz_form() { [[ "$2" =~ $3 ]] || mz_arg_error "$1 '$2': want $4"; }
 # mz_help: the header comment of the running script (from the line after
-# its SPDX tag to the first line that is not a comment), to stdout.
-mz_help() { awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0; }
+# its SPDX tag to the first line that is not a comment), then its options.
+mz_help() {
+	local _mz_o _mz_m
+	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
+	if [ ${#_mz_opts[@]} -gt 0 ]; then
+		printf '\nOptions:\n'
+		for _mz_o in "${_mz_opts[@]}"; do
+			_mz_m=" ${_mz_meta[$_mz_o]}"
+			[ "$_mz_m" != " -" ] || _mz_m=
+			printf '  %s\n      %s%s\n' "$_mz_o$_mz_m" "${_mz_text[$_mz_o]}" \
+				"${_mz_def[$_mz_o]:+ (default: ${_mz_def[$_mz_o]})}"
+		done
+	fi
+	exit 0
+}
 
 # mz_upstream_src: check MZ_UPSTREAM_SRC (a git kernel tree whose HEAD
 # has v11 of Li Zhe's series) and set MZ_UPSTREAM_DIR to its absolute path
@@ -551,7 +675,7 @@ mz_qemu_cxl_capable() {
 }
 
 # mz_qemu_cxl: the qemu-system-x86_64 that runs CXL guests: MZ_QEMU_CXL,
-# else MZ_QEMU when it is QEMU 10 or newer, else the one fetch-qemu.sh
+# else MZ_QEMU when it is MZ_QEMU_CXL_MIN or newer, else the one fetch-qemu.sh
 # (make qemu) extracted.  False, saying why on stdout, when there is none.
 mz_qemu_cxl() {
 	local v
@@ -570,7 +694,7 @@ mz_qemu_cxl() {
 		echo "$MZ_QEMU_DIR/bin/qemu-system-x86_64"
 		return 0
 	fi
-	echo "CXL memory needs QEMU $MZ_QEMU_CXL_MIN or newer (full CXL type-3 emulation), and MZ_QEMU is ${v:-$MZ_QEMU}: run 'make qemu', which fetches Debian's QEMU 10 beside it"
+	echo "CXL memory needs QEMU $MZ_QEMU_CXL_MIN or newer (full CXL type-3 emulation), and MZ_QEMU is ${v:-$MZ_QEMU}: run 'make qemu', which fetches Debian's from $MZ_QEMU_SUITE beside it"
 	return 1
 }
 
@@ -727,4 +851,15 @@ mz_apply_series() {
 mz_describe_branch() {
 	[ -f "$3" ] || return 0
 	git -C "$1" config "branch.$2.description" "$(awk -f "$MZ_ROOT/harness/series/cover-letter.awk" "$3")"
+}
+
+# The runs of ndctl's suite, check-ndctl.sh's default and every run
+# ndctl-compare.sh knows: base (MZ_BASE_TAG), the series with
+# memmap_streaming=off, and with memmap_streaming=on.
+MZ_NDCTL_RUNS=base,off,on
+# mz_list_re LIST: an extended regexp matching a comma-separated list of
+# words of the comma-separated LIST.
+mz_list_re() {
+	local w="(${1//,/|})"
+	echo "^$w(,$w)*\$"
 }

@@ -1,213 +1,68 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag (lib.sh) set the options' variables
+# bench.sh: the main job: time memmap_init_zone_device() and the whole bind
+# in QEMU guests on 7.3.4 (base), on the first series (template, template
+# +streaming; one thread) and on both series (the same on every vCPU).
 #
-# bench.sh [options]: the project's main job: measure memmap_init_zone_device()
-# in a VM on the base kernel, on the kernel with the first series
-# (patches/: the template backend and template+streaming, one thread) and
-# on the kernel with its follow-up too (patches/threads/: the same
-# backends on all the guest's vCPUs), and report the two series' numbers
-# apart.
+#   bench.sh [options]          (make bench BENCH_ARGS='...')
 #
-# Six boots per size, same devices (harness/vm/vm.sh, guest/tests/bench):
-#   base                        7.3.4 with patches/fixes/ (build-kernel.sh --base guest)
-#   template                    the first series (build-kernel.sh --first
-#                               stream-y), memmap_streaming=off, one thread
-#   template+streaming          the same kernel, memmap_streaming=on, one thread
-#   base-cpus                   base again, with every vCPU online as in the
-#                               threaded boots (it initializes on one thread
-#                               still): the base of their whole bind; in the
-#                               table "base, all CPUs"
-#   template-threads            both series (build-kernel.sh stream-y),
-#                               memmap_streaming=off, automatic threads (one per
-#                               vCPU); in the table "template, N threads"
-#   template+streaming-threads  memmap_streaming=on, automatic threads; in the
-#                               table "template+streaming, N threads"
-# and with --busy two more on both series' kernel, memmap_streaming=off,
-# a nice-0 task spinning on every vCPU but the first (the busy host):
-#   template-busy               the binds held to the first vCPU, so one
-#                               thread; in the table "template, one vCPU,
-#                               busy host"
-#   template-threads-busy       automatic threads, sharing the busy vCPUs;
-#                               in the table "template, N threads, busy host"
-# The single-threaded boots, base included, take every vCPU but the first
-# offline before their binds, which holds the patched kernel's init to one
-# thread; base-cpus and the threaded boots keep every vCPU online.  The
-# table has a part per series: the first series against base on one
-# thread, then the follow-up's threads against the first series' single
-# thread (and their whole bind against base-cpus).  With MZ_BUILD_KIND=
-# upstream, or a patches/ without a follow-up series, one patched kernel
-# runs every patched boot.  Each boot binds every device once (first
-# bind) and then REBINDS more times, recording per bind the memmap init
-# time (the function_graph tracer on memmap_init_zone_device() alone,
-# the same on every kernel; the patched kernels' tracepoint as a
-# cross-check), its thread count, the whole enable time (ndctl's command)
-# and the kernel's part of it (nd_pmem_probe() and dax_pmem_probe(),
-# function_graph), then times the store floor for
-# the device's pages (memremap_bench floor_pages=, built for both
-# kernels).  A patched boot whose tracepoint reports another backend, or
-# another thread count than the boot asks for, fails.  Then the
-# user-space store probe (store-probe.sh) runs on the host, and
-# bench-report.py prints the table (verdicts, floor, ns per page, the
-# threads' speedup) and writes the JSON and the SVG chart.
-# "bench-report.py --cover FILE.json" prints that table again.
-#
-# Options (all checked before anything is built or booted; errors exit 2):
-#   --devices LIST  comma-separated, from fsdax-dev, fsdax-mem, devdax-2m,
-#                   devprivate (default: these four, in that order), and
-#                   the CXL memory devices cxl-fsdax-dev (a CXL pmem
-#                   region's namespace, fsdax map=dev: its memmap is
-#                   written to the CXL device) and cxl-devdax (a CXL ram
-#                   region's device-dax, its memmap in RAM); these boot
-#                   QEMU 10 (vm.sh --cxl-pmem/--cxl-ram of --size each;
-#                   mz_qemu_cxl, make qemu) and ndctl 81's cxl tool
-#                   (build-ndctl.sh) for every boot of the run.  Under
-#                   TCG every access to CXL memory is an MMIO exit to
-#                   QEMU's device model: a CXL map=dev bind costs 100
-#                   times an NVDIMM's, so keep the size small (make bench
-#                   runs them apart, at 1G)
-#   --rebinds N     rebinds per device and boot, 1..200 (default 10)
-#   --size SIZE     NVDIMM size and device-private range, NNNM, NNNG or NNNT,
-#                   a multiple of 128M, at least 256M (default 4G: a few
-#                   minutes under TCG; e.g. 100G on a KVM host); 128M with
-#                   --devices devprivate alone (a namespace needs 256M); a
-#                   multiple of 256M with a CXL device (CXL's capacity unit)
-#   --sizes LIST    several sizes in one run, e.g. 1G,8G,64G: six boots
-#                   per size; the table adds ns per page per size (the
-#                   cost curve) and gives the breakdown of the whole bind
-#                   at the largest size
-#   --smp N         guest vCPUs, 1..64 (default 2; QEMU runs a TCG guest's
-#                   vCPUs on as many host threads, so under TCG more vCPUs
-#                   than host CPUs measure nothing).  On a KVM host --smp N
-#                   measures the scaling of the threaded init: run e.g.
-#                   --accel kvm --smp 8 --size 100G once per N and compare
-#                   the "template, N threads" rows.  With --smp 1 the
-#                   threaded boots are skipped: one vCPU runs one thread.
-#   --no-threads    skip the two threaded boots and base-cpus (three boots
-#                   per size)
-#   --busy          add the busy host's two boots per size (above; guest/
-#                   tests/bench THREADS=busy1 and busy): does splitting the
-#                   init still pay when the other vCPUs are taken, and
-#                   what does holding it to one thread cost?  Needs the
-#                   threaded boots (two or more vCPUs)
-#   --accel auto|kvm|tcg   as vm.sh (default $MZ_ACCEL, else auto); auto
-#                   takes KVM only if kvm-probe.sh says both kernels boot
-#                   under it, so all the boots use the same accelerator
-#   --results FILE  JSON output (default $BENCH_RESULTS, else
-#                   $MZ_RESULTS/bench.json); the table also goes to
-#                   FILE with .txt for .json
-#   --chart FILE    SVG chart (default: FILE of --results with .svg)
-#   --no-probe      skip the user-space store probe
-#   --nvdimm-memory ram|file
-#                   what holds the emulated NVDIMM's contents (vm.sh's
-#                   option; default ram): QEMU's anonymous memory, like
-#                   the guest's RAM, or a sparse file in $MZ_VM_DIR.  With
-#                   the file on the host's disk, binds run slower for base
-#                   and the series alike (docs/bench.md), a cost of the
-#                   host's file that no pmem has: file measures it, ram
-#                   leaves it out
-#   --base-build DIR, --first-build DIR, --patched-build DIR
-#                   use these built kernels (build-kernel.sh output
-#                   directories) instead of building base, the first
-#                   series' stream-y and both series' stream-y; a
-#                   --patched-build without --first-build runs every
-#                   patched boot on that one kernel
-#   --timeout S     per boot (default: from the sizes, devices and rebinds)
-#   --assume-mem-avail MIB, --assume-disk-free MIB
-#                   check the host against these figures instead of its
-#                   MemAvailable and free disk space (the harness's tests)
-#   --check-args    validate the options and exit (make bench does this
-#                   before it installs anything)
-#
-# The host must back the run: the guest RAM (2 GiB, more for large sizes:
-# it holds the map=mem and device-private memmaps) plus the worst case of
-# the NVDIMM's map=dev metadata (64 bytes of struct page per 4 KiB page,
-# in QEMU's memory or, with --nvdimm-memory file, in the page cache) plus
-# QEMU's overhead must fit MemAvailable; with --nvdimm-memory file that
-# metadata must also fit the free space of the filesystem holding
-# $MZ_VM_DIR.
-#
-# Environment (harness/lib.sh): MZ_VM_DIR (default $MZ_VM_BENCH_FILES)
-# holds the NVDIMM file with --nvdimm-memory file.  Logs:
-# $MZ_LOGS/bench-{base,template,streaming,base-cpus,template-threads,
-# streaming-threads,template-busy,template-threads-busy}-SIZEM.{log,out}
-# (SIZEM-cxl with a CXL device).
+# Every option is checked before anything is built or booted (errors exit
+# 2).  The host decides the plan, a line of KEY=VALUE words per boot in
+# the results' FILE.plan; each guest gets its line's words as its
+# arguments and prints them back, and bench-report.py takes the runs,
+# devices, rebinds and sizes from the plan and checks each boot's output
+# against it.  What the boots are and what the table shows: docs/bench.md.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-ALL_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate cxl-fsdax-dev cxl-devdax"
-# The CXL devices (cxl-*) need QEMU 10 and are asked for by name.
-DEFAULT_DEVICES="fsdax-dev fsdax-mem devdax-2m devprivate"
+# The devices: harness/bench/devices.txt; the default ones are marked yes.
+DEVICES_FILE=$MZ_ROOT/harness/bench/devices.txt
+ALL_DEVICES=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$DEVICES_FILE")
+DEFAULT_DEVICES=$(awk '!/^#/ && $2 == "yes" { printf "%s%s", sep, $1; sep = "," }' "$DEVICES_FILE")
 MAX_REBINDS=200
 MAX_SMP=64
+SIZE_RE='[1-9][0-9]{0,6}[MGT]'
 
-devices_arg=${DEFAULT_DEVICES// /,}
-rebinds=10
-sizes_arg=4G
-check_only=0
-vcpus=2
-accel=$MZ_ACCEL
-results=$BENCH_RESULTS
-chart=
-probe=1
-threads=1
-busy=0
-base_dir=
-first_dir=
-patched_dir=
-timeout=
-assume_mem=
-assume_disk=
-nvmem=ram
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--devices|--rebinds|--size|--sizes|--smp|--accel|--results|--chart|--base-build|--first-build|--patched-build|--timeout|--assume-mem-avail|--assume-disk-free|--nvdimm-memory)
-		mz_need_value "$1" $#
-		case "$1" in
-		--base-build) base_dir=$2 ;;
-		--first-build) first_dir=$2 ;;
-		--patched-build) patched_dir=$2 ;;
-		--timeout) timeout=$2 ;;
-		--assume-mem-avail) assume_mem=$2 ;;
-		--assume-disk-free) assume_disk=$2 ;;
-		--nvdimm-memory) nvmem=$2 ;;
-		--devices) devices_arg=$2 ;;
-		--rebinds) rebinds=$2 ;;
-		--smp) vcpus=$2 ;;
-		--size)
-			case "$2" in *,*) mz_arg_error "--size '$2': one size (use --sizes for a list)" ;; esac
-			sizes_arg=$2 ;;
-		--sizes) sizes_arg=$2 ;;
-		--accel) accel=$2 ;;
-		--results) results=$2 ;;
-		--chart) chart=$2 ;;
-		esac
-		shift 2 ;;
-	--devices=*|--rebinds=*|--size=*|--sizes=*|--smp=*|--accel=*|--results=*|--chart=*|--base-build=*|--first-build=*|--patched-build=*|--timeout=*|--assume-mem-avail=*|--assume-disk-free=*|--nvdimm-memory=*)
-		set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
-	--no-probe) probe=0; shift ;;
-	--no-threads) threads=0; shift ;;
-	--busy) busy=1; shift ;;
-	--check-args) check_only=1; shift ;;
-	-h|--help) mz_help ;;
-	*) mz_arg_error "unknown option '$1'" ;;
-	esac
-done
+mz_opt --devices devices_arg "$DEFAULT_DEVICES" LIST '^[a-z0-9-]+(,[a-z0-9-]+)*$' \
+	"comma-separated, from $ALL_DEVICES (harness/bench/devices.txt)"
+mz_opt --rebinds rebinds 10 N '^[0-9]{1,6}$' "rebinds per device and boot, 1..$MAX_REBINDS"
+mz_opt --size sizes_arg 4G SIZE "^$SIZE_RE\$" \
+	'one NVDIMM and device-private size, NNNM, NNNG or NNNT, a multiple of 128M (--sizes: several)'
+mz_opt --sizes sizes_arg "$sizes_arg" LIST "^$SIZE_RE(,$SIZE_RE)*\$" 'several sizes in one run, e.g. 1G,8G,64G'
+mz_opt --smp vcpus 2 N '^[0-9]{1,6}$' "guest vCPUs, 1..$MAX_SMP"
+mz_flag --no-threads no_threads 'skip the threaded boots and base-cpus'
+mz_flag --busy busy "add the busy host's two boots per size"
+mz_opt --accel accel "$MZ_ACCEL" ACCEL '^(auto|kvm|tcg)$' 'auto, kvm or tcg'
+mz_opt --results results "$BENCH_RESULTS" FILE '^.*[^/]$' 'the JSON; the table goes to FILE with .txt for .json'
+mz_opt --chart chart '' FILE '\.svg$' 'the SVG chart (default: --results with .svg)'
+mz_flag --no-probe no_probe 'skip the user-space store probe'
+mz_opt --nvdimm-memory nvmem ram WHERE '^(ram|file)$' "ram or file: what holds the NVDIMM's contents (vm.sh)"
+mz_opt --base-build base_dir '' DIR . 'use this built base kernel (build-kernel.sh output)'
+mz_opt --first-build first_dir '' DIR . "use this built first series' kernel"
+mz_opt --patched-build patched_dir '' DIR . 'use this built kernel with both series'
+mz_opt --timeout timeout '' SECONDS '^[1-9][0-9]*$' 'per boot (default: from the sizes, devices and rebinds)'
+mz_opt --assume-mem-avail assume_mem '' MIB '^[0-9]+$' 'check the host against this MemAvailable (tests)'
+mz_opt --assume-disk-free assume_disk '' MIB '^[0-9]+$' 'check the host against this free disk space (tests)'
+mz_flag --check-args check_only 'validate the options and exit'
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
+probe=$((1 - no_probe)) threads=$((1 - no_threads))
 
 # --- validation: nothing is built or booted before this passes -------------
 
 devices=()
 IFS=, read -r -a devices <<<"$devices_arg"
-[ ${#devices[@]} -gt 0 ] || mz_arg_error "--devices: empty list (known: $ALL_DEVICES)"
 # pmem: an NVDIMM namespace is named; cxlp, cxlr: a CXL pmem, ram device.
 pmem=0 cxlp=0 cxlr=0
 for d in "${devices[@]}"; do
 	case " $ALL_DEVICES " in
 	*" $d "*) ;;
-	*) mz_arg_error "--devices: unknown device '$d' (known: $ALL_DEVICES)" ;;
+	*) mz_arg_error "--devices '$devices_arg': unknown device '$d' (known: $ALL_DEVICES)" ;;
 	esac
 	[ "$(printf '%s\n' "${devices[@]}" | grep -cx -- "$d")" -eq 1 ] ||
-		mz_arg_error "--devices: '$d' is named twice"
+		mz_arg_error "--devices '$devices_arg': '$d' is named twice"
 	case "$d" in
 	devprivate) ;;
 	cxl-fsdax-dev) cxlp=1 ;;
@@ -216,25 +71,26 @@ for d in "${devices[@]}"; do
 	esac
 done
 
-[[ "$rebinds" =~ ^[0-9]+$ ]] || mz_arg_error "--rebinds '$rebinds': not a number"
+[ "$((10#$rebinds))" -ge 1 ] ||
+	mz_arg_error "--rebinds '$rebinds': at least 1 (the median is over the rebinds)"
+[ "$((10#$rebinds))" -le "$MAX_REBINDS" ] ||
+	mz_arg_error "--rebinds '$rebinds': at most $MAX_REBINDS (the guest's 128 KiB kernel log must hold the devprivate lines)"
 rebinds=$((10#$rebinds))
-[ "$rebinds" -ge 1 ] || mz_arg_error "--rebinds 0: the median is over the rebinds, at least 1 is needed"
-[ "$rebinds" -le "$MAX_REBINDS" ] ||
-	mz_arg_error "--rebinds $rebinds: at most $MAX_REBINDS (the guest's 128 KiB kernel log must hold the devprivate lines)"
 
 sizes=()
 IFS=, read -r -a sizes <<<"$sizes_arg"
-[ ${#sizes[@]} -gt 0 ] || mz_arg_error "--size '': not a size like 512M, 4G or 1T"
-size_mibs=()
+# Each size in bytes, the unit it travels in to the guest and its module;
+# in MiB for the checks and QEMU's arguments here.
+size_bytes=() size_mibs=()
 size_mib=0 # the largest: it sizes the guest and the host checks
 for sz in "${sizes[@]}"; do
-	[[ "$sz" =~ ^([1-9][0-9]{0,6})([MGT])$ ]] ||
-		mz_arg_error "--size '$sz': not a size like 512M, 4G or 1T"
+	[[ "$sz" =~ ^([1-9][0-9]*)([MGT])$ ]]
 	case "${BASH_REMATCH[2]}" in
-	M) s=${BASH_REMATCH[1]} ;;
-	G) s=$((BASH_REMATCH[1] * 1024)) ;;
-	T) s=$((BASH_REMATCH[1] * 1024 * 1024)) ;;
+	M) b=$((BASH_REMATCH[1] << 20)) ;;
+	G) b=$((BASH_REMATCH[1] << 30)) ;;
+	T) b=$((BASH_REMATCH[1] << 40)) ;;
 	esac
+	s=$((b >> 20))
 	# A device-private range may be one memory section; a namespace
 	# needs more.
 	if [ $((cxlp + cxlr)) -gt 0 ] && [ $((s % 256)) -ne 0 ]; then
@@ -249,15 +105,13 @@ for sz in "${sizes[@]}"; do
 	fi
 	[ $((s % 128)) -eq 0 ] || mz_arg_error "--size $sz: not a multiple of 128M (one memory section)"
 	case " ${size_mibs[*]} " in *" $s "*) mz_arg_error "--sizes: $sz is named twice" ;; esac
-	size_mibs+=("$s")
+	size_mibs+=("$s") size_bytes+=("$b")
 	if [ "$s" -gt "$size_mib" ]; then size_mib=$s; size=$sz; fi
 done
 
-[[ "$vcpus" =~ ^[0-9]+$ ]] || mz_arg_error "--smp '$vcpus': not a number of vCPUs (1..$MAX_SMP)"
+{ [ "$((10#$vcpus))" -ge 1 ] && [ "$((10#$vcpus))" -le "$MAX_SMP" ]; } ||
+	mz_arg_error "--smp '$vcpus': the guest takes 1 to $MAX_SMP vCPUs"
 vcpus=$((10#$vcpus))
-if [ "$vcpus" -lt 1 ] || [ "$vcpus" -gt "$MAX_SMP" ]; then
-	mz_arg_error "--smp $vcpus: the guest takes 1 to $MAX_SMP vCPUs"
-fi
 # One vCPU runs one thread: the threaded boots would repeat the others.
 threads_skipped=
 if [ "$threads" = 0 ]; then
@@ -270,20 +124,12 @@ if [ "$busy" = 1 ] && [ "$threads" = 0 ]; then
 fi
 per_size=$((threads ? 6 + 2 * busy : 3))
 
-case "$accel" in auto|kvm|tcg) ;; *) mz_arg_error "--accel '$accel': not auto, kvm or tcg" ;; esac
-case "$nvmem" in
-ram) nvwhere="in QEMU's memory" ;;
-file) nvwhere="in a file in ${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}" ;;
-*) mz_arg_error "--nvdimm-memory '$nvmem': not ram or file" ;;
-esac
-
-[ -n "$results" ] || mz_arg_error "--results: empty file name"
-case "$results" in */) mz_arg_error "--results '$results': a directory, not a file" ;; esac
+mz_form MZ_ACCEL "$accel" '^(auto|kvm|tcg)$' 'auto, kvm or tcg'
+nvwhere="in QEMU's memory"
+[ "$nvmem" = ram ] || nvwhere="in a file in ${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}"
+mz_form BENCH_RESULTS "$results" '^.*[^/]$' 'a file name'
 if [ -z "$chart" ]; then chart=${results%.json}.svg; fi
-case "$chart" in
-*.svg) ;;
-*) mz_arg_error "--chart '$chart': the chart is SVG, name it *.svg" ;;
-esac
+mz_form --chart "$chart" '\.svg$' 'a file name ending in .svg'
 text=${results%.json}.txt
 [ "$text" != "$results" ] || text=$results.txt
 
@@ -302,9 +148,6 @@ span_mib=$((mem_mib + (2 + cxlp + cxlr) * size_mib + 1024))
 [ "$span_mib" -le $((1 << 20)) ] ||
 	mz_arg_error "--size $size: guest RAM, NVDIMM, device-private range and CXL memory need $((span_mib >> 10)) GiB of guest physical address space, more than QEMU's 1 TiB (40-bit) default"
 
-for a in "$assume_mem:--assume-mem-avail" "$assume_disk:--assume-disk-free"; do
-	[ -z "${a%%:*}" ] || [[ "${a%%:*}" =~ ^[0-9]+$ ]] || mz_arg_error "${a#*:} '${a%%:*}': not a number of MiB"
-done
 vmdir=${MZ_VM_DIR:-$MZ_VM_BENCH_FILES}
 if [ -n "$assume_disk" ]; then
 	free_mib=$assume_disk
@@ -375,9 +218,9 @@ if [ "$check_only" = 1 ]; then
 	exit 0
 fi
 
-# A CXL device boots QEMU 10 (make qemu fetches it), for every boot of
+# A CXL device boots make qemu's QEMU, for every boot of
 # the run: the kernels compare under one QEMU.  Checked here, not with the
-# arguments: make bench checks those before it fetches QEMU 10.
+# arguments: make bench checks those before it fetches that QEMU.
 if [ $((cxlp + cxlr)) -gt 0 ]; then
 	cxl_qemu=$(mz_qemu_cxl) || die "--devices $devices_arg: $cxl_qemu"
 	export MZ_QEMU=$cxl_qemu
@@ -517,52 +360,57 @@ mkdir -p "$MZ_LOGS" "$vmdir"
 nvdimms=0
 [ "$pmem" = 0 ] || nvdimms=1
 
-# boot N LABEL FILE BUILD INITRD EXPECT THREADS SIZE_MIB [APPEND]: one boot
+# The plan, beside the results (FILE.plan for FILE.json): a line per
+# boot, "run=LABEL out=OUTPUT" (shell-quoted) and the guest's words
+# (guest/tests/bench: devices, rebinds, size_bytes, expect, threads).
+plan=${results%.json}.plan
+mkdir -p "$(dirname "$plan")"
+: >"$plan"
+# boot N LABEL FILE BUILD INITRD EXPECT THREADS SIZE_BYTES [APPEND]: one boot
 # (THREADS 1, auto, busy1 or busy, guest/tests/bench's), output in
 # $MZ_LOGS/bench-FILE-SIZE_MIBM.out.
 nboots=$((per_size * ${#size_mibs[@]}))
-run_args=()
 boot() {
-	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 thr=$7 smib=$8 append=${9:-} b0 out t
+	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 thr=$7 sbytes=$8 append=${9:-} b0 out t
+	local smib=$((sbytes >> 20))
 	file=$file-${smib}M${ndctl_arg[*]:+-cxl}
 	out=$MZ_LOGS/bench-$file.out
+	local words=("devices=$(IFS=+; echo "${devices[*]}")" "rebinds=$rebinds" "size_bytes=$sbytes"
+		"expect=$expect" "threads=$thr")
 	local args=(--accel "$accel" --timeout "$timeout" --nvdimms "$nvdimms"
 		--nvdimm-size "${smib}M" --nvdimm-memory "$nvmem" --mem "${mem_mib}M" --smp "$vcpus"
 		--log "$MZ_LOGS/bench-$file.log")
 	[ "$cxlp" = 0 ] || args+=(--cxl-pmem "${smib}M")
 	[ "$cxlr" = 0 ] || args+=(--cxl-ram "${smib}M")
 	if [ -n "$append" ]; then args+=(--append "$append"); fi
+	printf 'run=%s out=%q %s\n' "$label" "$out" "${words[*]}" >>"$plan"
 	sample_noise "before boot $n"
 	b0=$(date +%s)
 	info "boot $n/$nboots: $label, $smib MiB ($(basename "$build")${append:+, $append}), up to ${timeout}s"
-	"$MZ_ROOT/harness/vm/vm.sh" "${args[@]}" "$build" "$initrd" \
-		bench "$(IFS=+; echo "${devices[*]}")" "$rebinds" "$smib" "$expect" "$thr" \
-		>"$out" || {
+	"$MZ_ROOT/harness/vm/vm.sh" "${args[@]}" "$build" "$initrd" bench "${words[@]}" >"$out" || {
 		grep -a 'BENCH-ERROR' "$out" >&2 || true
 		die "boot $n/$nboots ($label, $smib MiB) failed; console: $MZ_LOGS/bench-$file.log, output: $out"
 	}
 	# Its binds and the threads they ran on, read by the report's own
-	# parser (one reader of the guest's lines), which also stops a boot
-	# whose output the report would refuse, before the next boot.
-	t=$("$MZ_ROOT/harness/bench/bench-report.py" --boot-summary "$label=$out" \
-		--devices "$(IFS=,; echo "${devices[*]}")" --rebinds "$rebinds") ||
+	# parser against the plan, which also stops a boot whose output the
+	# report would refuse, before the next boot.
+	t=$("$MZ_ROOT/harness/bench/bench-report.py" --plan "$plan" --boot-summary "$out") ||
 		die "boot $n/$nboots ($label, $smib MiB): bench-report.py cannot read its output $out (above)"
 	info "boot $n/$nboots: $label done in $(mz_since "$b0") s ($t)"
-	run_args+=(--run "$label=$out")
 }
 n=0
-for smib in "${size_mibs[@]}"; do
-	boot $((n + 1)) base base "$base_build" "$base_initrd" base 1 "$smib"
-	boot $((n + 2)) template template "$first_build" "$first_initrd" template 1 "$smib" memmap_streaming=off
-	boot $((n + 3)) template+streaming streaming "$first_build" "$first_initrd" template+streaming 1 "$smib" memmap_streaming=on
+for sbytes in "${size_bytes[@]}"; do
+	boot $((n + 1)) base base "$base_build" "$base_initrd" base 1 "$sbytes"
+	boot $((n + 2)) template template "$first_build" "$first_initrd" template 1 "$sbytes" memmap_streaming=off
+	boot $((n + 3)) template+streaming streaming "$first_build" "$first_initrd" template+streaming 1 "$sbytes" memmap_streaming=on
 	if [ "$threads" = 1 ]; then
-		boot $((n + 4)) base-cpus base-cpus "$base_build" "$base_initrd" base auto "$smib"
-		boot $((n + 5)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$smib" memmap_streaming=off
-		boot $((n + 6)) template+streaming-threads streaming-threads "$patched_build" "$patched_initrd" template+streaming auto "$smib" memmap_streaming=on
+		boot $((n + 4)) base-cpus base-cpus "$base_build" "$base_initrd" base auto "$sbytes"
+		boot $((n + 5)) template-threads template-threads "$patched_build" "$patched_initrd" template auto "$sbytes" memmap_streaming=off
+		boot $((n + 6)) template+streaming-threads streaming-threads "$patched_build" "$patched_initrd" template+streaming auto "$sbytes" memmap_streaming=on
 	fi
 	if [ "$busy" = 1 ]; then
-		boot $((n + 7)) template-busy template-busy "$patched_build" "$patched_initrd" template busy1 "$smib" memmap_streaming=off
-		boot $((n + 8)) template-threads-busy template-threads-busy "$patched_build" "$patched_initrd" template busy "$smib" memmap_streaming=off
+		boot $((n + 7)) template-busy template-busy "$patched_build" "$patched_initrd" template busy1 "$sbytes" memmap_streaming=off
+		boot $((n + 8)) template-threads-busy template-threads-busy "$patched_build" "$patched_initrd" template busy "$sbytes" memmap_streaming=off
 	fi
 	n=$((n + per_size))
 done
@@ -596,8 +444,7 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 series_commit=$(git -C "$patched_build/source/" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null ||
 	git -C "$MZ_TREE" rev-parse --verify -q 'series^{commit}' 2>/dev/null ||
 	git -C "$MZ_TREE" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null || echo unknown)
-"$MZ_ROOT/harness/bench/bench-report.py" "${run_args[@]}" \
-	--devices "$devlist" --rebinds "$rebinds" --accel "$accel" \
+"$MZ_ROOT/harness/bench/bench-report.py" --plan "$plan" --accel "$accel" \
 	--fact "cpu_model=${cpu_model:-$(uname -m)}" --fact "host_kernel=$(uname -r)" \
 	--fact "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" --fact "wall_s=$(mz_since "$start")" \
 	--fact "series_commit=$series_commit" --fact "patches_sha256=$(series_stamp)" \

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kernel-fill.sh SRC DIR: extract the series' per-page template copy from
-# a kernel tree (or the mirror) SRC into two C headers in DIR, for the
-# user-space store probe (harness/bench/probe/store-probe.c includes them).
+# kernel-fill.sh: extract the kernel's template copy into C headers for the store probe.
+#
+#   kernel-fill.sh SRC DIR     (store-probe.sh runs it)
+#
+# SRC is a kernel tree with the series (or the mirror); the headers go to
+# DIR, and harness/bench/probe/store-probe.c includes them.
 #
 # DIR/kernel-fill.h holds, verbatim, zone_device_page_copy() and
 # zone_device_page_init_from_template() of SRC/mm/mm_init.c;
@@ -17,8 +20,8 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: ${0##*/} SRC DIR" >&2; exit 2; }
-src=$1 dir=$2
+mz_operands 2 2 'SRC DIR' "$@"
+src=${MZ_OPERANDS[0]} dir=${MZ_OPERANDS[1]}
 [ -d "$dir" ] || die "$dir: no such directory"
 
 # extract FILE FUNCTION: the definition of FUNCTION, from its

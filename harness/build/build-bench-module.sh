@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-bench-module.sh BUILD_DIR: build the memremap_bench kernel module
-# (harness/bench/bench-module/, benchmark harness, not part of the series)
-# against the configured and built kernel in BUILD_DIR (see
-# build-kernel.sh), with W=1.
+# build-bench-module.sh: build the bench's memremap_bench kernel module for a built kernel.
+#
+#   build-bench-module.sh BUILD_DIR      (bench.sh runs it)
+#
+# The module (harness/bench/bench-module/, the bench's, not part of the
+# series) is built with W=1 against the configured and built kernel in
+# BUILD_DIR (a build-kernel.sh output).
 #
 # The module directory is copied to $MZ_BENCH_MODULES/NAME (NAME is
 # BUILD_DIR's last component, e.g. base-guest) and built there, so the
@@ -12,19 +15,14 @@
 # Any compiler or modpost warning fails the build.
 #
 # Prints the path of memremap_bench.ko on stdout.  Load it in the guest:
-#   insmod memremap_bench.ko size_mb=1024 iterations=10 && rmmod memremap_bench
+#   insmod memremap_bench.ko size=1073741824 iterations=10 && rmmod memremap_bench
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} BUILD_DIR" >&2
-	exit 2
-}
-[ $# -eq 1 ] || usage
-case "$1" in -*) usage ;; esac
-[ -d "$1" ] || die "no such build directory: $1"
-build=$(cd "$1" && pwd)
+mz_operands 1 1 BUILD_DIR "$@"
+[ -d "${MZ_OPERANDS[0]}" ] || die "no such build directory: ${MZ_OPERANDS[0]}"
+build=$(cd "${MZ_OPERANDS[0]}" && pwd)
 
 need_tool make make
 need_tool gcc gcc

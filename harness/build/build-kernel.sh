@@ -1,62 +1,51 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# build-kernel.sh: build one guest kernel variant.
 #
-# build-kernel.sh [--base] VARIANT: build one guest kernel variant.
+#   build-kernel.sh [--base|--first] VARIANT     (VARIANT: guest or Kconfig.fragments/VARIANT.config)
 #
-# The config is tinyconfig (allnoconfig + kernel/configs/tiny.config +
-# arch/x86/configs/tiny.config) merged with Kconfig.fragments/base.config
-# and, unless VARIANT is "guest", Kconfig.fragments/VARIANT.config, using
-# the kernel's own scripts/kconfig/merge_config.sh.  Every option the
-# project's fragments ask for is then checked in the final .config, and
-# the build stops naming any that Kconfig dropped.
-#
-# --base builds the base tree, 7.3.4 with the fixes of patches/fixes/
-# (for the benchmark and the peer suites), instead of the tree with the
-# series applied; --first builds the tree at the end of the
-# first series, without its follow-up patches/threads/ (tree.sh first:
-# the benchmark's single-threaded rows).
-#
-# Output directory (one per variant, printed on stdout):
-#   $MZ_BUILD/{series,base,first}-VARIANT   bzImage, modules in modroot/
-# With MZ_BUILD_KIND=upstream (harness/lib.sh), the tree is MZ_UPSTREAM_SRC
-# plus patches/v11-fixes/ and patches/mm-unstable/ (harness/series/upstream.sh
-# apply), or MZ_UPSTREAM_SRC
-# alone with --base, in build/upstream-VARIANT and build/upstream-base-VARIANT.
-# A new one starts as a copy of a finished build of another variant of the
-# same tree (harness/build/seed-build.sh), so that only what the configuration
-# change touches is recompiled.
+# The config is tinyconfig merged with Kconfig.fragments/base.config and,
+# but for guest, the variant's fragment (merge_config.sh); the build stops
+# naming any option of the fragments that Kconfig dropped.  Prints the
+# output directory, $MZ_BUILD/KIND-VARIANT (KIND: series, base, first;
+# with MZ_BUILD_KIND=upstream, upstream or upstream-base: MZ_UPSTREAM_SRC
+# with patches/v11-fixes/ and patches/mm-unstable/, or alone).  A new one
+# starts as a copy of a finished build of another variant of the same tree
+# (seed-build.sh), so that only what the configuration changes is rebuilt.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--base|--first] VARIANT   (VARIANT: guest or a Kconfig.fragments/*.config name)" >&2
-	exit 2
+mz_flag --base base "the base tree, $MZ_BASE_VERSION with the fixes of patches/fixes/, not the series"
+mz_flag --first first 'the tree at the end of the first series, without its follow-up patches/threads/ (tree.sh first)'
+mz_parse "$@"
+[ "$base$first" != 11 ] || mz_arg_error "--base --first: want one of them at most"
+[ ${#MZ_OPERANDS[@]} -eq 1 ] ||
+	mz_arg_error "want [--base|--first] VARIANT, not ${#MZ_OPERANDS[@]} arguments"
+variant=${MZ_OPERANDS[0]}
+variants() {
+	find "$MZ_ROOT/Kconfig.fragments" -name '*.config' ! -name base.config -printf '%f\n' |
+		sed 's/\.config$//' | sort | paste -sd ' '
 }
-kind=$MZ_BUILD_KIND base=0 first=0
-case "${1:-}" in
---base) base=1; shift ;;
---first) first=1; shift ;;
-esac
+if [ "$variant" != guest ] &&
+	{ [ "$variant" = base ] || [[ ! "$variant" =~ ^[A-Za-z0-9_-]+$ ]] ||
+		[ ! -f "$MZ_ROOT/Kconfig.fragments/$variant.config" ]; }; then
+	mz_arg_error "VARIANT '$variant': want guest or a variant of Kconfig.fragments/ (guest $(variants))"
+fi
+kind=$MZ_BUILD_KIND
 case "$kind" in
 series)
 	if [ "$base" = 1 ]; then kind=base; fi
 	if [ "$first" = 1 ]; then kind=first; fi ;;
 upstream) [ "$first" = 0 ] ||
-	die "--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together; the first series alone is built on 7.3.4 only (MZ_BUILD_KIND=series)"
+	die "--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together; the first series alone is built on $MZ_BASE_VERSION only (MZ_BUILD_KIND=series)"
 	[ "$base" = 0 ] || kind=upstream-base ;;
-*) die "MZ_BUILD_KIND=$kind: want series (the series on 7.3.4) or upstream (MZ_UPSTREAM_SRC, harness/series/upstream.sh)" ;;
+*) die "MZ_BUILD_KIND=$kind: want series (the series on $MZ_BASE_VERSION) or upstream (MZ_UPSTREAM_SRC, harness/series/upstream.sh)" ;;
 esac
-[ $# -eq 1 ] || usage
-variant=$1
-case "$variant" in ''|*/*|base) usage ;; esac
 
 frags=("$MZ_ROOT/Kconfig.fragments/base.config")
-if [ "$variant" != guest ]; then
-	f=$MZ_ROOT/Kconfig.fragments/$variant.config
-	[ -f "$f" ] || die "unknown variant '$variant': no $f (variants: guest $(find "$MZ_ROOT/Kconfig.fragments" -name '*.config' ! -name base.config -printf '%f\n' | sed 's/\.config$//' | sort | tr '\n' ' '))"
-	frags+=("$f")
-fi
+[ "$variant" = guest ] || frags+=("$MZ_ROOT/Kconfig.fragments/$variant.config")
 
 for t in gcc make flex bison bc perl; do need_tool "$t" "$t"; done
 [ -e /usr/include/libelf.h ] || die "libelf headers missing; run harness/deps.sh (Debian package libelf-dev)"
@@ -119,7 +108,7 @@ if [ "$base" = 1 ]; then verify+=(--src "$src"); fi
 "${verify[@]}" "$out/.config" "${frags[@]}"
 
 start=$(date +%s)
-info "building $kind-$variant with $jobs jobs (log: $log; cold 6-13 min, incremental or seeded < 2 min)"
+info "building $kind-$variant with $jobs jobs (log: $log)"
 progress() {
 	local n=0 line
 	while IFS= read -r line; do

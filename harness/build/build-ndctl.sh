@@ -1,32 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# build-ndctl.sh: build the ndctl tree and install it into a root for the guests.
 #
-# build-ndctl.sh [--tests]: build the ndctl tree (ndctl-tree.sh: ndctl
-# $MZ_NDCTL_VERSION with patches/ndctl/ applied, and whatever is edited in
-# its work tree) with meson and ninja, and install it into a staging root
-# that initramfs.sh --ndctl puts into the guests.  Prints that root:
+#   build-ndctl.sh [--tests]      (make ndctl)
 #
-#   ROOT/usr/bin/{ndctl,daxctl,cxl}, ROOT/usr/lib/<multiarch>/lib*.so*
-#
-# (Debian's paths: in a guest these replace Debian's ndctl and libndctl.)
-#
-# The build directory ($MZ_BUILD/ndctl) is configured once and
-# rebuilt incrementally (seconds); the root is installed anew each time.
-# Documentation, systemd units and the ndctl test suite are not built.
-#
-# --tests builds ndctl's own test suite instead, in its own build directory
-# ($MZ_BUILD/ndctl-tests, configured -Dtest=enabled
-# -Ddestructive=enabled -Dkeyutils=enabled, as the maintainers run it), and
-# prints that directory: the tests run from it (check-ndctl.sh puts it into
-# the guest at the same path), with the ndctl, daxctl and cxl built there.
-# Logs: $MZ_LOGS/build-ndctl.log (--tests: build-ndctl-tests.log).
+# The tree is ndctl-tree.sh's (ndctl with patches/ndctl/, and whatever is
+# edited in its work tree), built with meson and ninja in $MZ_BUILD/ndctl,
+# configured once and rebuilt incrementally; documentation, systemd units
+# and the test suite are not built.  Prints the root it installs anew,
+# which initramfs.sh --ndctl puts into the guests in place of Debian's
+# ndctl and libndctl (Debian's paths: ROOT/usr/bin/{ndctl,daxctl,cxl},
+# ROOT/usr/lib/MULTIARCH/lib*.so*).  Logs: $MZ_LOGS/build-ndctl*.log.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-tests=0
-if [ "${1:-}" = --tests ]; then tests=1; shift; fi
-[ $# -eq 0 ] || { echo "usage: ${0##*/} [--tests]   (builds $MZ_NDCTL_TREE; prints the install root, or with --tests the test build directory)" >&2; exit 2; }
+mz_flag --tests tests \
+	"build ndctl's own test suite as its maintainers run it, in \$MZ_BUILD/ndctl-tests, and print that directory (check-ndctl.sh)"
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
 need_tool meson meson
 need_tool ninja ninja-build
 need_tool pkg-config pkg-config

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-nfit-test.sh BUILD_DIR: build the test doubles that ndctl's test
-# suite loads, nfit_test (tools/testing/nvdimm) and cxl_test
-# (tools/testing/cxl), against the kernel built in BUILD_DIR (build-kernel.sh
-# with the "nfit" variant, whose libnvdimm, nfit, nd_pmem, nd_btt, nd_e820,
-# dax_pmem, device_dax and CXL drivers are modules), from the same kernel
-# tree, and install them into BUILD_DIR/modroot/lib/modules/RELEASE/extra/.
+# build-nfit-test.sh: build nfit_test and cxl_test, the test doubles ndctl's tests load.
+#
+#   build-nfit-test.sh BUILD_DIR      (check-ndctl.sh runs it)
+#
+# nfit_test (tools/testing/nvdimm) and cxl_test (tools/testing/cxl) are
+# built against the kernel in BUILD_DIR (build-kernel.sh with the "nfit"
+# variant, whose libnvdimm, nfit, nd_pmem, nd_btt, nd_e820, dax_pmem,
+# device_dax and CXL drivers are modules), from the same kernel tree, and
+# installed into BUILD_DIR/modroot/lib/modules/RELEASE/extra/.
 #
 # They are the libnvdimm and CXL maintainers' test doubles: nfit_test.ko
 # makes the emulated nfit_test.0/1 buses and cxl_test.ko the emulated
@@ -20,16 +23,17 @@
 # file), make depmod prefer them over the in-tree ones.
 #
 # Objects go to BUILD_DIR/nfit_test/ and BUILD_DIR/cxl_test/ (Kbuild's
-# MO=), never into the kernel tree; each is rebuilt from scratch (~30 s)
-# when the kernel's .config or build changed.  Log:
-# $MZ_LOGS/build-nfit-test-<BUILD_DIR's name>.log.  Prints the directory the
-# modules were installed into.
+# MO=), never into the kernel tree; each is rebuilt from scratch when the
+# kernel's .config or build changed.  Log:
+# $MZ_LOGS/build-nfit-test-<BUILD_DIR's name>.log.  Prints the directory
+# the modules were installed into.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: ${0##*/} BUILD_DIR   (a build-kernel.sh output of the nfit variant)" >&2; exit 2; }
-build=$(cd "$1" 2>/dev/null && pwd) || die "$1 is not a directory (a build-kernel.sh output directory)"
+mz_operands 1 1 'BUILD_DIR (a build-kernel.sh output of the nfit variant)' "$@"
+build=$(cd "${MZ_OPERANDS[0]}" 2>/dev/null && pwd) ||
+	die "${MZ_OPERANDS[0]} is not a directory (a build-kernel.sh output directory)"
 relfile=$build/include/config/kernel.release
 if [ ! -f "$relfile" ] || [ ! -f "$build/.mz-built" ]; then
 	die "$build holds no finished kernel build (run harness/build/build-kernel.sh [--base] nfit)"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-selftests.sh BUILD_DIR OUTDIR: build the memmap_init kselftest
-# target, its test modules included, against the configured and built
-# kernel in BUILD_DIR (see build-kernel.sh), and install a kselftest tree
-# in OUTDIR:
+# build-selftests.sh: build and install the memmap_init kselftests for a built kernel.
+#
+#   build-selftests.sh BUILD_DIR OUTDIR      (matrix.sh runs it)
+#
+# The memmap_init kselftest target, its test modules included, is built
+# against the configured and built kernel in BUILD_DIR (a build-kernel.sh
+# output) and installed as a kselftest tree in OUTDIR:
 #
 #   OUTDIR/run_kselftest.sh, kselftest/, kselftest-list.txt
 #   OUTDIR/memmap_init/          the scripts, helpers, config, settings,
@@ -39,12 +42,8 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} BUILD_DIR OUTDIR" >&2
-	exit 2
-}
-[ $# -eq 2 ] || usage
-case "$1$2" in -*) usage ;; esac
+mz_operands 2 2 'BUILD_DIR OUTDIR' "$@"
+set -- "${MZ_OPERANDS[@]}"
 [ -d "$1" ] || die "no such build directory: $1"
 build=$(cd "$1" && pwd)
 

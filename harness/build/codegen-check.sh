@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# codegen-check.sh OBJECT: check what the template copies of
-# mm/mm_init.c compile to, in OBJECT (mm/mm_init.o of a stream-y build,
-# x86-64).  In zone_device_memmap_init_range() (the heads, on every
-# thread's chunk) and memmap_init_compound() (the tails):
+# codegen-check.sh: check what the template copies of mm/mm_init.c compile to.
+#
+#   codegen-check.sh OBJECT      (check-series.sh codegen runs it)
+#
+# OBJECT is mm/mm_init.o of a build of the streaming variant, x86-64.  In
+# zone_device_memmap_init_range() (the heads, on every thread's chunk) and
+# memmap_init_compound() (the tails):
 #
 #  - the streaming copy is inline MOVNTI, at least one struct page's
 #    worth (8 stores), not a call to __memcpy_flushcache(), which redoes
@@ -21,8 +24,8 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: ${0##*/} OBJECT   (mm/mm_init.o of a $MZ_STREAM_VARIANT build)" >&2; exit 2; }
-obj=$1
+mz_operands 1 1 "OBJECT (mm/mm_init.o of a $MZ_STREAM_VARIANT build)" "$@"
+obj=${MZ_OPERANDS[0]}
 [ -f "$obj" ] || die "$obj: no such object"
 need_tool objdump binutils
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# config-diff.sh BASE_CONFIG PATCHED_CONFIG: the options two kernel .config
-# files set differently, one line each ("CONFIG_NUMA: base not set,
-# patched y"), leaving out the symbols the series adds (the "+config NAME"
-# lines of patches/*.patch) and what their absence means in the base.
-# Exit status 0 when nothing else differs, 1 when something does (bench.sh
-# refuses to compare such kernels), 2 on usage errors.
+# config-diff.sh: print the options two kernel .config files set differently.
+#
+#   config-diff.sh BASE_CONFIG PATCHED_CONFIG      (bench.sh runs it)
+#
+# One line each ("CONFIG_NUMA: base not set, patched y"), leaving out the
+# symbols the series adds (the "+config NAME" lines of patches/*.patch)
+# and what their absence means in the base.  Exit status 0 when nothing
+# else differs, 1 when something does (bench.sh refuses to compare such
+# kernels), 2 on usage errors.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: ${0##*/} BASE_CONFIG PATCHED_CONFIG" >&2; exit 2; }
+mz_operands 2 2 'BASE_CONFIG PATCHED_CONFIG' "$@"
+set -- "${MZ_OPERANDS[@]}"
 for f in "$1" "$2"; do
 	[ -f "$f" ] || die "$f: no such file"
 done

@@ -1,29 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# distro-config.sh: what a distribution kernel that never heard of the
-# series gets from it.  Takes Debian's own configuration of this base
-# (package linux-config-7.3, the same version and suite as the source,
-# config.amd64_none_amd64), runs 'make olddefconfig' with it on the series'
-# tree in $MZ_BUILD/distro-config, and prints every option the
-# series adds or that decides what it does, as olddefconfig left it.
+# distro-config.sh: what a distribution kernel that never heard of the series gets from it.
+#
+#   distro-config.sh      (check.sh's distro-config step)
+#
+# Takes Debian's own configuration of this base (package linux-config-7.3,
+# the same version and suite as the source, config.amd64_none_amd64), runs
+# 'make olddefconfig' with it on the series' tree in
+# $MZ_BUILD/distro-config, and prints every option the series adds or that
+# decides what it does, as olddefconfig left it.
 #
 # Fails unless CONFIG_MEMMAP_STREAMING=y (the series' default: stream the
 # memmaps in a vmem_altmap, nothing else) and CONFIG_ZONE_DEVICE=y.  Only
-# configures: no build.  The package (~1 MB) comes through the private
-# package list that fetch-base.sh uses, from the host's own mirror.
+# configures: no build.  The package comes through the private package
+# list that fetch-base.sh uses, from the host's own mirror.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}   (no arguments)" >&2; exit 2; }
+mz_operands 0 0 'no arguments' "$@"
 need_tool dpkg-deb dpkg
 need_tool xz xz-utils
 
 pkg=linux-config-${MZ_BASE_VERSION%.*}
 out=$MZ_BUILD/distro-config
 mkdir -p "$out"
-deb=$(mz_deb_download "$pkg" "$MZ_DEB_VERSION" "Debian's kernel configurations, ~1 MB" \
+deb=$(mz_deb_download "$pkg" "$MZ_DEB_VERSION" "Debian's kernel configurations" \
 	"run the check with a newer base")
 
 tmp=$(mktemp -d)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# install-lab-tests.sh LABDIR OUTDIR: install the lab's memmap_init tests
-# (LABDIR: guest/memmap_init) into the kselftest tree OUTDIR that
-# build-selftests.sh installed: its memmap_lib_lab.sh and the tests its
-# "list" names, in OUTDIR/memmap_init next to the target's memmap_lib.sh,
-# which they source, and listed in that order after the target's tests in
+# install-lab-tests.sh: install the lab's memmap_init tests into a kselftest tree.
+#
+#   install-lab-tests.sh LABDIR OUTDIR      (build-selftests.sh runs it)
+#
+# LABDIR is guest/memmap_init, OUTDIR the kselftest tree build-selftests.sh
+# installed: LABDIR's memmap_lib_lab.sh and the tests its "list" names go
+# to OUTDIR/memmap_init next to the target's memmap_lib.sh, which they
+# source, listed in that order after the target's tests in
 # OUTDIR/kselftest-list.txt.  Fails, installing nothing, when the list
 # names a file LABDIR lacks or one the target has too, or when LABDIR
 # holds a test the list does not name (it would never run).
@@ -13,8 +16,8 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: ${0##*/} LABDIR OUTDIR" >&2; exit 2; }
-lab=$1 out=$2
+mz_operands 2 2 'LABDIR OUTDIR' "$@"
+lab=${MZ_OPERANDS[0]} out=${MZ_OPERANDS[1]}
 [ -f "$lab/list" ] || die "$lab/list: no such file"
 if [ ! -f "$out/kselftest-list.txt" ] || [ ! -d "$out/memmap_init" ]; then
 	die "$out is not a kselftest tree with memmap_init (build-selftests.sh makes one)"

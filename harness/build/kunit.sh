@@ -1,40 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh [RUN...]: the series' KUnit test of the ZONE_DEVICE template
-# copy (mm/tests/zone_device_memmap_kunit.c), one kernel per RUN (default:
-# all three):
+# kunit.sh: the series' KUnit test of the ZONE_DEVICE template copy, one kernel per RUN.
+#
+#   kunit.sh [RUN...]                (make kunit KUNIT_ARGS='RUN...'; default: every RUN)
+#   kunit.sh --guest-output LOG      (make check: no kernel built)
 #
 #   x86_64        x86-64, with the streaming backend (MOVNTI)
 #   arm64         arm64, the other large architecture with ZONE_DEVICE
-#                 (make check-series runs it)
-#   x86_64-kasan  x86-64 with generic KASAN: the template path must run
-#                 there (the test checks the backend each call reports),
-#                 without the streaming backend, which KASAN kernels lack
-#                 (make check-debug runs it)
+#                 (make check-series)
+#   x86_64-kasan  x86-64 with generic KASAN, where the template path must
+#                 run, without the streaming backend (make check-debug)
 #
-# kunit.sh --guest-output LOG: no kernel is built; LOG is what a guest
-# test printed (vm.sh's NAME.test.log) after it loaded the test as a module
-# (guest/tests/smoke, whose step 5 prints the suite's debugfs results as
-# "# kunit: LINE"); those lines are parsed as any run's are.  make check does this with its smoke guest, so the
-# guest kernel (CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST=m in base.config) is
-# the only x86-64 kernel it builds.
-#
-# For each architecture the kernel's own tools/testing/kunit/kunit.py
-# configures and builds a small kernel from the test's kunitconfig
-# (mm/tests/zone_device_memmap.kunitconfig) out of the tree, in
-# $MZ_BUILD/kunit-ARCH; QEMU boots it with the command line and
-# machine of kunit.py's qemu_configs; kunit.py parses the KTAP it prints.
-# QEMU is run here rather than by 'kunit.py run', which asks for KVM
-# first: MZ_ACCEL=kvm uses KVM for x86_64, anything else TCG (this
-# project's hosts have a /dev/kvm that hangs stock kernels; the test takes
-# seconds under TCG).  arm64 is cross-compiled with Debian's
-# gcc-aarch64-linux-gnu and boots in qemu-system-aarch64 (qemu-system-arm);
-# harness/deps.sh installs both.
-#
-# The exit status is non-zero when any run fails, crashes, skips or runs
-# no test.  Cold, each architecture is a kernel build of 3-10 minutes on
-# two cores.  Logs: $MZ_LOGS/kunit-RUN.{build,console,log}.
+# Each RUN is a small kernel that the kernel's own kunit.py builds from
+# the test's kunitconfig (in $MZ_BUILD/kunit-RUN) and parses the KTAP of;
+# QEMU boots it as kunit.py's qemu_configs say (arm64: Debian's cross gcc
+# and qemu-system-aarch64, which harness/deps.sh installs).  Fails when a
+# run fails, crashes, skips or runs no test.  Logs:
+# $MZ_LOGS/kunit-RUN.{build,console,log}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -48,26 +31,23 @@ declare -A qemu_pkg=([x86_64]=qemu-system-x86 [arm64]=qemu-system-arm)
 declare -A image=([x86_64]=arch/x86/boot/bzImage [arm64]=arch/arm64/boot/Image.gz)
 declare -A console=([x86_64]=ttyS0 [arm64]=ttyAMA0)
 declare -A machine=([x86_64]="-bios qboot.rom" [arm64]="-machine virt -cpu max")
+all_runs=(x86_64 arm64 x86_64-kasan)
 
-usage() {
-	echo "usage: ${0##*/} [RUN...]   (RUN: x86_64 arm64 x86_64-kasan; default: all three)" >&2
-	echo "       ${0##*/} --guest-output LOG   (the KTAP a guest test printed as \"# kunit: LINE\")" >&2
-	exit 2
-}
-guest_log=
-if [ "${1:-}" = --guest-output ]; then
-	[ $# -eq 2 ] || usage
-	guest_log=$2
-	[ -f "$guest_log" ] || die "--guest-output $guest_log: no such file"
-	set --
-fi
-runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(x86_64 arm64 x86_64-kasan)
-for r in "${runs[@]}"; do
-	case "$r" in -*) usage ;; esac
-	[ -n "${qemu[${r%-kasan}]:-}" ] || { echo "${0##*/}: unknown run '$r'" >&2; usage; }
+mz_opt --guest-output guest_log '' LOG . \
+	'parse the KTAP a guest test printed as "# kunit: LINE" lines (vm.sh NAME.test.log: guest/tests/smoke loads the test as a module)'
+mz_parse "$@"
+runs=(${MZ_OPERANDS[@]+"${MZ_OPERANDS[@]}"})
+for r in ${runs[@]+"${runs[@]}"}; do
+	[ -n "${qemu[${r%-kasan}]:-}" ] ||
+		mz_arg_error "RUN '$r': want ${all_runs[*]} (an architecture, -kasan for KASAN)"
 done
-[ -z "$guest_log" ] || runs=(guest)
+[ ${#runs[@]} -gt 0 ] || runs=("${all_runs[@]}")
+if [ -n "$guest_log" ]; then
+	[ ${#MZ_OPERANDS[@]} -eq 0 ] ||
+		mz_arg_error "--guest-output '$guest_log': builds no kernel, so no RUN ('${MZ_OPERANDS[0]}')"
+	[ -f "$guest_log" ] || die "--guest-output $guest_log: no such file"
+	runs=(guest)
+fi
 
 need_tool python3 python3
 need_tool timeout coreutils
@@ -77,7 +57,10 @@ kunitconfig=mm/tests/zone_device_memmap.kunitconfig
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
 mkdir -p "$MZ_LOGS"
 
-# run RUN: build, boot and parse; false on any failure.
+# run RUN: build, boot and parse; false on any failure.  QEMU is run
+# here rather than by 'kunit.py run', which asks for KVM first: MZ_ACCEL=kvm
+# uses KVM for x86_64, anything else TCG (a /dev/kvm may hang stock
+# kernels).
 run() {
 	local r=$1 a=${1%-kasan} out=$MZ_BUILD/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg
 	local -a build=(python3 tools/testing/kunit/kunit.py build --kunitconfig="$kunitconfig"
@@ -93,7 +76,7 @@ run() {
 	fi
 	[ "$a" != x86_64 ] || [ "$MZ_ACCEL" != kvm ] || accel=kvm
 	rm -f "$log.build" "$log.console" "$log.log"
-	info "$r: building the KUnit kernel (cold: 3-10 min; log: $log.build)"
+	info "$r: building the KUnit kernel (log: $log.build)"
 	(cd "$src" && mz_run "$log.build" "${build[@]}") ||
 		{ tail -n 20 "$log.build" >&2; info "$r: the build failed; see $log.build"; return 1; }
 	# shellcheck disable=SC2206 # the machine options are words

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# seed-build.sh FROM TO: start the kernel build directory TO as a copy of
-# the finished build directory FROM (same source tree, another variant),
-# so that Kbuild rebuilds only what the configuration change touches.
+# seed-build.sh: start a kernel build directory as a copy of a finished one.
 #
-# Kbuild records which CONFIG_ symbols every object depends on (fixdep),
-# so a copied build plus a new .config recompiles a handful of files
-# (~30 s) where a new directory recompiles all of them (6-13 min, 4-5 min
-# from ccache).  Only objtool's build under tools/ records absolute paths
+#   seed-build.sh FROM TO      (build-kernel.sh runs it)
+#
+# TO starts as a copy of the finished build directory FROM (same source
+# tree, another variant), so that Kbuild rebuilds only what the
+# configuration change touches: it records which CONFIG_ symbols every
+# object depends on (fixdep), so a copied build plus a new .config
+# recompiles a handful of files where a new directory recompiles all of
+# them.  Only objtool's build under tools/ records absolute paths
 # (in its .cmd and .d files); they are rewritten to TO with their times
 # kept, or make would rebuild objtool and with it every object.
 #
@@ -18,8 +20,8 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 2 ] || { echo "usage: ${0##*/} FROM_BUILD_DIR TO_BUILD_DIR" >&2; exit 2; }
-from=$1 to=$2
+mz_operands 2 2 'FROM TO (build directories)' "$@"
+from=${MZ_OPERANDS[0]} to=${MZ_OPERANDS[1]}
 [ -d "$from" ] || die "$from is not a directory"
 [ -f "$from/.mz-built" ] || die "$from holds no finished build (no .mz-built stamp)"
 if [ -e "$to" ] && [ -n "$(find "$to" -mindepth 1 -print -quit)" ]; then

@@ -1,34 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# verify-config.sh [--src KERNEL_TREE] CONFIG FRAGMENT...: check that every
-# option the Kconfig fragments ask for ("CONFIG_X=v" or "# CONFIG_X is not
-# set") is what the final .config CONFIG has, and fail naming each one
-# Kconfig dropped.  build-kernel.sh runs it after merging the fragments.
+# verify-config.sh: check that a .config has every option the Kconfig fragments ask for.
 #
-# With --src, options that KERNEL_TREE's Kconfig files do not define (the
-# series' own options, when checking the unpatched base) are not expected.
+#   verify-config.sh [--src KERNEL_TREE] CONFIG FRAGMENT...
+#
+# Each "CONFIG_X=v" or "# CONFIG_X is not set" of the fragments (the last
+# one wins, as in merge_config.sh) must be what CONFIG has; fails naming
+# each option Kconfig dropped.  build-kernel.sh runs it after merging.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--src KERNEL_TREE] CONFIG FRAGMENT..." >&2
-	exit 2
-}
-src=
-if [ "${1:-}" = --src ]; then
-	[ $# -ge 2 ] || usage
-	src=$2
-	shift 2
-fi
-[ $# -ge 2 ] || usage
-case "$1" in -*) usage ;; esac
+mz_opt --src src '' KERNEL_TREE . \
+	"options this tree's Kconfig files do not define are not expected (the series' own, on the base)"
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -ge 2 ] ||
+	mz_arg_error "want [--src KERNEL_TREE] CONFIG FRAGMENT..., not ${#MZ_OPERANDS[@]} arguments"
+set -- "${MZ_OPERANDS[@]}"
 config=$1
 shift
+[ -z "$src" ] || [ -d "$src" ] || mz_arg_error "--src '$src': no such directory (want a kernel tree)"
 [ -f "$config" ] || die "$config does not exist"
 for f in "$@"; do [ -f "$f" ] || die "fragment $f does not exist"; done
-[ -z "$src" ] || [ -d "$src" ] || die "--src $src is not a directory"
 
 # last_values FRAGMENT...: the fragments' option lines, the last one for
 # each option (a later fragment overrides an earlier one, as in

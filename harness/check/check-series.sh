@@ -3,66 +3,37 @@
 #
 # check-series.sh: the checks a maintainer runs on the series itself.
 #
-#   check-series.sh [--build DIR] [checkpatch|first|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]
-#                   (default: all)
+#   check-series.sh [--build DIR] [CHECK]      (make check-series SERIES_CHECK=CHECK)
 #
-#   --build DIR  codegen reads DIR/mm/mm_init.o, a stream-y build
-#                (build-kernel.sh's output; check.sh passes the one it
-#                built), instead of running build-kernel.sh stream-y
-#
-#   checkpatch  scripts/checkpatch.pl --strict on every patch of patches/,
-#               of the fixes it applies on (patches/fixes/) and of its
-#               follow-up series patches/threads/, and of the postings
-#               against v11 (patches/v11-fixes/, patches/mm-unstable/): no output but
-#               the accepted "Originally-by:" warning (mz_checkpatch, lib.sh);
-#               also on the ndctl series in patches/ndctl/ (MZ_NDCTL_CHECKPATCH)
-#   first       the C files the first series touches compile at its end,
-#               without the follow-up series (branch opt-in), with the
-#               stream-y config: make check builds the whole series, where
-#               a first series that only the follow-up completes builds
-#               too; bisect checks every patch, in an hour or more
-#   bisect      every patch of the fixes and both series builds on its own
-#               with the stream-y config
-#               (incremental builds in one O= directory, one per commit);
-#               MZ_BISECT_FROM=REV (a revision of the tree, e.g. opt-in)
-#               starts from REV's build instead of the release and builds
-#               only the patches after it: a patch early in the first
-#               series changes headers that most of the kernel includes,
-#               so the whole run takes hours where the follow-up series
-#               alone takes minutes; MZ_BISECT_TO=REV (default series,
-#               e.g. fixes) stops after REV
-#   sparse      make C=2 on the C files the fixes and the series touch,
-#               release vs series: no new sparse warnings
-#   arm64       the objects the series touches compile for arm64 (Debian's
-#               cross gcc) through the generic memcpy_nontemporal() fallback
-#   kunit-arm64 the series' KUnit test on arm64, through kunit.py and QEMU
-#               (harness/build/kunit.sh arm64: a small kernel of its own;
-#               make check runs the test on x86-64 in its smoke guest)
+# CHECK is all (the default: every one, each in a process of its own,
+# the status saying whether any failed) or one of
+#   checkpatch  checkpatch.pl --strict on every patch of patches/, its fixes,
+#               its follow-up, the postings against v11 and patches/ndctl/
+#   codegen     the template copies in mm/mm_init.o of the streaming
+#               variant (harness/build/codegen-check.sh)
+#   first       the C files the first series touches compile at its end
+#   bisect      every patch builds on its own (MZ_BISECT_FROM=REV starts
+#               after REV, MZ_BISECT_TO=REV stops after REV)
+#   sparse      no new sparse warnings in the C files the series touches
+#   arm64       the objects the series touches compile for arm64
+#   kunit-arm64 the KUnit test on arm64 (harness/build/kunit.sh arm64)
 #   nozd        the libnvdimm objects compile without CONFIG_ZONE_DEVICE
-#   codegen     in mm/mm_init.o of the stream-y build, the template
-#               copies are inline MOVNTI or plain word stores, never a
-#               string instruction or a call, and the streaming stores
-#               are drained where the series says (harness/build/codegen-check.sh)
-#
-# Uses the tree made by harness/series/tree.sh; builds go to $MZ_BUILD/check-*.
+# in the kernel tree of harness/series/tree.sh, builds in $MZ_BUILD/check-*.
+# docs/matrix.md, "Other checks", says more.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--build DIR] [checkpatch|first|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all]" >&2
-	exit 2
-}
-prebuilt=
-if [ "${1:-}" = --build ]; then
-	[ $# -ge 2 ] || usage
-	prebuilt=$2
-	shift 2
-	[ -f "$prebuilt/mm/mm_init.o" ] || die "--build $prebuilt: no mm/mm_init.o in it (a build-kernel.sh $MZ_STREAM_VARIANT output directory)"
-fi
-what=${1:-all}
-case "$what" in checkpatch|first|bisect|sparse|arm64|kunit-arm64|nozd|codegen|all) ;; *) usage ;; esac
-[ $# -le 1 ] || usage
+# The checks, in the order all runs them.
+checks=(checkpatch codegen first bisect sparse arm64 kunit-arm64 nozd)
+mz_opt --build prebuilt '' DIR . \
+	"codegen reads DIR/mm/mm_init.o, a build-kernel.sh $MZ_STREAM_VARIANT output, instead of building one"
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -le 1 ] || mz_arg_error "want [--build DIR] [CHECK], not ${#MZ_OPERANDS[@]} arguments"
+what=${MZ_OPERANDS[0]:-all}
+[[ " all ${checks[*]} " == *" $what "* ]] || mz_arg_error "CHECK '$what': want all or one of ${checks[*]}"
+[ -z "$prebuilt" ] || [ -f "$prebuilt/mm/mm_init.o" ] ||
+	mz_arg_error "--build '$prebuilt': want a build-kernel.sh $MZ_STREAM_VARIANT output directory (no mm/mm_init.o in it)"
 
 tree=$("$MZ_ROOT/harness/series/tree.sh" apply)
 g() { git -C "$tree" "$@"; }
@@ -288,7 +259,7 @@ all)
 	# Every check runs, each in its own process (a failing one stops only
 	# itself), and the status says whether any failed.
 	failed=()
-	for s in checkpatch codegen first bisect sparse arm64 kunit-arm64 nozd; do
+	for s in "${checks[@]}"; do
 		info "=== $s"
 		"$0" ${prebuilt:+--build "$prebuilt"} "$s" || failed+=("$s")
 	done

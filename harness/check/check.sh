@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check.sh: the project's test command (make check), in order:
+# check.sh: the project's tests, every step below in order.
+#
+#   check.sh      (make check; MZ_CHECK_QUICK=1, make check-quick: no matrix)
 #
 #   deps        harness/deps.sh installs what is missing
 #   lint        shellcheck on the harness and guest scripts
 #   fetch       the base source: download, verify and extract Linux 7.3.4
-#               (~190 MB, harness/series/fetch-base.sh) unless the kernel tree
+#               (harness/series/fetch-base.sh) unless the kernel tree
 #               (harness/series/tree.sh) or LINUX_SRC already gives it
 #   tree        the kernel tree with the series applied (tree.sh), once:
 #               the steps below take it as it is (MZ_TREE_APPLIED)
@@ -52,7 +54,7 @@ set -uo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}   (see the header; MZ_CHECK_QUICK=1 skips the matrix)" >&2; exit 2; }
+mz_operands 0 0 'no arguments' "$@"
 
 passed=0
 failed=0
@@ -86,7 +88,7 @@ lint() {
 		"$MZ_ROOT"/tests/guest/* &&
 		shellcheck -x -P SCRIPTDIR -P "$MZ_ROOT/tools/testing/selftests/memmap_init" \
 			"$MZ_ROOT"/guest/memmap_init/*.sh &&
-		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/system/*.bats \
+		shellcheck -s bash "$MZ_ROOT"/tests/bats/*.bats "$MZ_ROOT"/tests/bats/*.bash "$MZ_ROOT"/tests/bats/system/*.bats \
 			"$MZ_ROOT"/tests/bats/system/*.bash
 }
 step lint lint

@@ -1,186 +1,80 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# matrix.sh: run the memmap_init selftests in the matrix's cells, summarize the KTAP.
 #
-# matrix.sh: run the memmap_init selftests in every combination of kernel
-# variant and boot parameter, and summarize the KTAP results.
+#   matrix.sh [options]                      (make matrix MATRIX_ARGS='...')
+#   matrix.sh --variants VARIANT:CELL+CELL   one variant, only those cells
 #
-#   matrix.sh [--set check|debug] [--variants LIST] [--params LIST] [--full] [--jobs N]
-#             [--timeout S] [--boot-timeout S] [--append TEXT]
-#             [--summary FILE] [--logs DIR] [--ndctl ROOT|distro]
-#             [--build DIR] [--guest-test NAME] [--add SRC:DST]
-#
-#   --set       the cells of harness/matrix/matrix-cells.txt to run without
-#               --variants and --params: check (make check's, the
-#               default) or debug (make check-debug's)
-#   --variants  comma-separated Kconfig.fragments variants, each VARIANT or
-#               VARIANT:C1+C2... to run it with those cells only
-#               (default: the set's variants, harness/matrix/matrix-cells.txt)
-#   --params    the cells (harness/matrix/matrix-cells.txt's CELL: none, off,
-#               altmap, on, bogus, cxl, safe, numa, threads, distro) for the
-#               variants without their own list (default: those that run
-#               all or policy: none, off, altmap, on, bogus)
-#   --full      every group of the target in every cell (default: see
-#               "Which groups" below)
-#   --jobs      guests run in parallel, one CPU each (default: nproc)
-#   --timeout   per guest (default 1200 s)
-#   --boot-timeout  per boot, until the test starts (vm.sh's default)
-#   --append    more kernel command line for every cell (repeatable)
-#   --summary   JSON summary (default $CHECK_SUMMARY, else
-#               $MZ_RESULTS/check-summary.json): a list of
-#               {variant, boot_param, group, pass, fail, skip,
-#               unexpected_skip}
-#   --logs      directory for the per-boot logs (default $MZ_LOGS/matrix;
-#               emptied first, so it must be empty, missing or made by
-#               matrix.sh: it holds a .mz-matrix-logs marker)
-#   --ndctl     the ndctl the guests run: an install root of
-#               build-ndctl.sh (ndctl with the companion series of
-#               patches/ndctl/), or distro for this host's Debian ndctl
-#               (default: build-ndctl.sh's, built first; with --build,
-#               distro)
-#   --build     boot this built kernel (build-kernel.sh output) for every
-#               variant instead of building each: no selftests are built
-#               or installed, so use it with --guest-test (the harness's
-#               own tests do)
-#   --guest-test  run guest test NAME (guest/tests/, or one --add brings)
-#               instead of kselftest, with the arguments kselftest would
-#               get; the safe cell runs it too instead of guard
-#   --add       more files for the initramfs (initramfs.sh --add,
-#               repeatable), e.g. tests/guest:/mz/tests for the harness's
-#               test fixtures
-#
-# Each cell boots the variant with the boot parameter on 2 vCPUs (the race
-# and streaming tests need two CPUs) and runs the installed kselftest
-# target inside (guest/tests/kselftest), handing it the guest's NVDIMMs to
-# destroy ("devs": MEMMAP_INIT_NAMESPACE, MEMMAP_INIT_LABEL_REGION and
-# MEMMAP_INIT_SYSTEM_RAM, see memmap_lib.sh).  Its NVDIMMs start empty on
-# every boot (raw NFIT namespaces map no pages), so the first bind of each
-# memory type after boot is ndctl create-namespace's, which the tests check.
-# The "safe" cell instead runs guest/tests/guard: user data on both
-# NVDIMMs, the target without the variables and then with them while the
-# data is mounted; the data must survive and the namespaces stay as they
-# were (its checks are one more group, "guard").  The "numa" cell boots a
-# guest shaped like a pmem or CXL host (vm.sh --numa: a node with CPUs 0-1,
-# a node with CPUs 2-4 and the NVDIMMs, a memory-only node nearest to it;
-# isolcpus=4 sets one CPU of the NVDIMMs' node apart) with a
-# $MZ_NUMA_NVDIMM_SIZE NVDIMM, large enough for devdax align=1G, and runs the
-# threads group (memmap_threads.sh) there: where the multithreaded init
-# runs, on how many threads, and that its chunks keep 1 GiB folios whole.
-# The "threads" cell runs the threads group alone in a guest whose CPUs
-# are each a socket of their own (vm.sh --no-shared-llc, which the guest
-# checks: no sched domain shares a last-level cache, as in a kernel
-# without CONFIG_SCHED_MC), showing that where the helpers run does not
-# depend on the scheduler's cache topology.
-# The "distro" cell runs the ndctl and backend groups with the host's
-# Debian ndctl (76.1 on Debian 12), as users who run the target with their
-# distribution's ndctl do: the ndctl group, which needs create-namespace
-# --memmap-streaming, skips saying so, and the rest works with it.
-# The "cxl" cell boots QEMU 10 (mz_qemu_cxl in lib.sh; make qemu fetches
-# it) with a persistent and a volatile CXL memory device; the guest makes
-# a pmem and a ram region with ndctl's cxl tool, runs the namespace groups
-# on the pmem region's namespace and the device-dax ones on the ram
-# region's instance, and destroys both regions after.  Without QEMU 10
-# the cell is skipped, saying why, and the run does not fail for it.
-#
-# Which groups: the boot parameter only sets the policy that namespaces
-# without their own request follow, and each variant's "none" cell already
-# runs the default policy (stream-y: altmap; stream-n has none), so the
-# "none" cell runs every group and the upstream hmm-tests peer suite:
-# with test_hmm's default request, which gives device memory the
-# template as the off request would, and where the variant has the
-# backend also with the on request (template+streaming); --full runs all
-# three requests everywhere.  The off, altmap, on and bogus cells run the
-# groups
-# whose outcome depends on the parameter: controls (the policy, its source
-# and the boot log) and backend (the backend every memory type gets from
-# it), the latter with MEMMAP_INIT_POLICY_ONLY=1: only the binds whose
-# backend the policy decides (first bind, request default), as the
-# requests on and off and the one-CPU bind give the same
-# backend under every parameter and run in the none cell.  --full runs
-# every group, and every bind, everywhere.  A guest that stalls before
-# its test starts (vm.sh exit 75: nothing ran) is booted once more; its
-# log is kept as CELL.stall.log and the summary names the cell.  A
-# cell fails when the guest fails (any KTAP failure, a kernel
-# oops/WARN/BUG/KASAN/lockdep report, a hang: see vm.sh), when it ran
-# no test at all, or when a test skipped that harness/matrix/matrix-skips.txt
-# does not expect for that variant and boot parameter (it names the test
-# and the reason the test gave).  A line reports each cell as it finishes (status, pass,
-# fail and skip counts, seconds).  Interrupted or killed (INT, TERM), it
-# stops its guests.  Console logs stay in $MZ_LOGS/matrix/.
+# The cells (boot parameter, guest, what runs) and each set's variants:
+# harness/matrix/matrix-cells.txt; the skips a cell may have:
+# harness/matrix/matrix-skips.txt.  With MZ_BUILD_KIND=upstream
+# (check-upstream.sh) the kernels are MZ_UPSTREAM_SRC's.  What the cells
+# run, what fails one and what the run prints: docs/matrix.md.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-variants=
-params=
-set=check
-ndctl=
-ndctl_arg=
-jobs=$(nproc)
-timeout=1200
-full=0
-boot_timeout=
-appends=()
-prebuilt=
-guest_test=
-adds=()
-summary=$CHECK_SUMMARY
-out=$MZ_LOGS/matrix
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--full) full=1; shift; continue ;;
-	--set|--variants|--params|--jobs|--timeout|--boot-timeout|--append|--summary|--logs|--build|--guest-test|--add|--ndctl)
-		mz_need_value "$1" $#
-		case "$1" in
-		--set) set=$2 ;;
-		--ndctl) ndctl=$2 ndctl_arg=$2 ;;
-		--build) prebuilt=$2 ;;
-		--guest-test) guest_test=$2 ;;
-		--add) adds+=(--add "$2") ;;
-		--append) appends+=(--append "$2") ;;
-		--boot-timeout) boot_timeout=$2 ;;
-		--variants) variants=$2 ;;
-		--params) params=$2 ;;
-		--jobs) jobs=$2 ;;
-		--timeout) timeout=$2 ;;
-		--summary) summary=$2 ;;
-		--logs) out=$2 ;;
-		esac
-		shift 2 ;;
-	-h|--help) mz_help ;;
-	*) mz_arg_error "unknown option '$1'" ;;
-	esac
-done
+# A guest's limit without --timeout (rerun_cmd leaves it out).
+default_timeout=1200
+# A --variants item: VARIANT or VARIANT:CELL+CELL.
+spec_re='[A-Za-z0-9_-]+(:[a-z0-9_-]+(\+[a-z0-9_-]+)*)?'
+mz_opt --set set check 'check|debug' '^(check|debug)$' \
+	"the cells without --variants and --params: make check's or make check-debug's (matrix-cells.txt)"
+mz_opt --variants variants '' LIST "^$spec_re(,$spec_re)*\$" \
+	"Kconfig.fragments variants, comma-separated, each VARIANT or VARIANT:CELL+CELL (default: the set's)"
+mz_opt --params params '' LIST '^[a-z0-9_-]+(,[a-z0-9_-]+)*$' \
+	'the cells of the variants given without theirs, comma-separated (default: those that run all or policy)'
+mz_flag --full full 'every group and every bind in every cell'
+mz_opt --jobs jobs "$(nproc)" N '^[1-9][0-9]*$' 'guests run in parallel, one CPU each'
+mz_opt --timeout timeout "$default_timeout" SECONDS '^[1-9][0-9]*$' "a guest's limit"
+mz_opt --boot-timeout boot_timeout '' SECONDS '^[1-9][0-9]*$' "a boot's limit, until its test starts (default: vm.sh's)"
+mz_opt --append 'appends[]' '' TEXT '^[^[:cntrl:]]+$' 'more kernel command line for every cell (repeatable)'
+mz_opt --summary summary "$CHECK_SUMMARY" FILE '^.*[^/]$' 'the JSON summary, a row per variant, cell and group'
+mz_opt --logs out "$MZ_LOGS/matrix" DIR . \
+	'the per-boot logs; emptied first, so new, empty or one matrix.sh made'
+mz_opt --ndctl ndctl '' 'ROOT|distro' . \
+	"the guests' ndctl: an install root of build-ndctl.sh, or distro for Debian's (default: build-ndctl.sh's; with --build, distro)"
+mz_opt --build prebuilt '' DIR . \
+	'boot this build-kernel.sh output for every variant, no selftests built (for --guest-test)'
+mz_opt --guest-test guest_test '' NAME '^[A-Za-z0-9_.-]+$' \
+	'run this guest test (guest/tests/, or one --add brings) instead of kselftest, the safe cell too'
+mz_opt --add 'adds[]' '' SRC:DST '^[^:]+:/.+$' 'more files for the initramfs, as initramfs.sh --add (repeatable)'
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
+ndctl_arg=$ndctl
 
-# The cells, from harness/matrix/matrix-cells.txt: cell_FIELD[CELL], the names in
-# the table's order, and the variants and cells of each set.
-cells_file=$MZ_ROOT/harness/matrix/matrix-cells.txt
+# read_cells FILE: the cells, from matrix-cells.txt: cell_FIELD[CELL],
+# cells (the names in the table's order), set_vlist[SET] (the variants of
+# each set) and set_cells[SET:VARIANT] (their cells), default_params (the
+# cells that run all or policy).
 cells=()
 declare -A cell_says=() cell_append=() cell_runs=() cell_vm=() cell_ndctl=() set_cells=()
 declare -A set_vlist=([check]="" [debug]="")
 default_params=
-while IFS=$'\t' read -r c says app runs vm nd chk dbg extra; do
-	case "$c" in ''|'#'*) continue ;; esac
-	if [ -z "$dbg" ] || [ -n "$extra" ]; then
-		die "$cells_file: cell '$c' needs 8 tab-separated fields"
-	fi
-	case "$nd" in series|distro) ;; *) die "$cells_file: cell '$c': NDCTL '$nd' is not series or distro" ;; esac
-	cells+=("$c")
-	cell_says[$c]=$says cell_append[$c]=$app cell_runs[$c]=$runs cell_vm[$c]=$vm cell_ndctl[$c]=$nd
-	case "$runs" in all|policy) default_params+=${default_params:+,}$c ;; esac
-	for s in check debug; do
-		if [ "$s" = check ]; then l=$chk; else l=$dbg; fi
-		[ "$l" = - ] && continue
-		IFS=, read -r -a vs <<<"$l"
-		for v in "${vs[@]}"; do
-			[[ " ${set_vlist[$s]} " == *" $v "* ]] || set_vlist[$s]+=" $v"
-			set_cells[$s:$v]+=${set_cells[$s:$v]:+ }$c
+read_cells() {
+	local c says app runs vm nd chk dbg extra s l v vs
+	while IFS=$'\t' read -r c says app runs vm nd chk dbg extra; do
+		case "$c" in ''|'#'*) continue ;; esac
+		if [ -z "$dbg" ] || [ -n "$extra" ]; then
+			die "$1: cell '$c' needs 8 tab-separated fields"
+		fi
+		case "$nd" in series|distro) ;; *) die "$1: cell '$c': NDCTL '$nd' is not series or distro" ;; esac
+		cells+=("$c")
+		cell_says[$c]=$says cell_append[$c]=$app cell_runs[$c]=$runs cell_vm[$c]=$vm cell_ndctl[$c]=$nd
+		case "$runs" in all|policy) default_params+=${default_params:+,}$c ;; esac
+		for s in check debug; do
+			if [ "$s" = check ]; then l=$chk; else l=$dbg; fi
+			[ "$l" = - ] && continue
+			IFS=, read -r -a vs <<<"$l"
+			for v in "${vs[@]}"; do
+				[[ " ${set_vlist[$s]} " == *" $v "* ]] || set_vlist[$s]+=" $v"
+				set_cells[$s:$v]+=${set_cells[$s:$v]:+ }$c
+			done
 		done
-	done
-done <"$cells_file"
-case "$set" in
-check|debug) ;;
-*) mz_arg_error "--set '$set': want check or debug (harness/matrix/matrix-cells.txt's sets)" ;;
-esac
+	done <"$1"
+}
+read_cells "$MZ_ROOT/harness/matrix/matrix-cells.txt"
 if [ -z "$variants" ] && [ -z "$params" ]; then
 	for v in ${set_vlist[$set]}; do
 		c=${set_cells[$set:$v]}
@@ -193,35 +87,27 @@ if [ -z "$variants" ]; then
 	read -r -a vs <<<"${set_vlist[$set]}"
 	variants=$(IFS=,; echo "${vs[*]}")
 fi
-mz_form --jobs "$jobs" '^[1-9][0-9]*$' 'a number of guests, 1 or more'
-mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
-[ -z "$boot_timeout" ] || mz_form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 [ -z "$prebuilt" ] || [ -f "$prebuilt/arch/x86/boot/bzImage" ] ||
 	mz_arg_error "--build '$prebuilt': want a build-kernel.sh output directory (no arch/x86/boot/bzImage in it)"
-[ -z "$guest_test" ] ||
-	mz_form --guest-test "$guest_test" '^[A-Za-z0-9_.-]+$' 'a test name (a file under /mz/tests)'
 IFS=, read -r -a vspecs <<<"$variants"
 IFS=, read -r -a plist <<<"$params"
-[ ${#vspecs[@]} -gt 0 ] || mz_arg_error "--variants '': want one variant or more"
-[ ${#plist[@]} -gt 0 ] || mz_arg_error "--params '': want one cell or more"
+# check_param OPTION CELL: CELL is a cell of matrix-cells.txt.
 check_param() {
-	[ -n "${cell_runs[$1]+set}" ] ||
-		mz_arg_error "--params '$1': want a cell of harness/matrix/matrix-cells.txt ($(IFS=,; l="${cells[*]}"; echo "${l//,/, }"))"
+	[ -n "${cell_runs[$2]+set}" ] ||
+		mz_arg_error "$1 '$2': want a cell of harness/matrix/matrix-cells.txt ($(IFS=,; l="${cells[*]}"; echo "${l//,/, }"))"
 }
-for p in "${plist[@]}"; do check_param "$p"; done
+for p in "${plist[@]}"; do check_param --params "$p"; done
 # vlist: the variants; vparams[VARIANT]: its boot parameters, space-separated.
 vlist=()
 declare -A vparams=()
 for spec in "${vspecs[@]}"; do
 	v=${spec%%:*}
-	if [ -z "$v" ] || [ ! -f "$MZ_ROOT/Kconfig.fragments/$v.config" ]; then
+	[ -f "$MZ_ROOT/Kconfig.fragments/$v.config" ] ||
 		mz_arg_error "--variants '$v': want a variant of Kconfig.fragments/"
-	fi
 	[ -z "${vparams[$v]+set}" ] || mz_arg_error "--variants '$v': given twice"
 	if [ "$spec" != "$v" ]; then
-		[ -n "${spec#*:}" ] || mz_arg_error "--variants '$spec': want cells after ':'"
 		IFS=+ read -r -a ps <<<"${spec#*:}"
-		for p in "${ps[@]}"; do check_param "$p"; done
+		for p in "${ps[@]}"; do check_param --variants "$p"; done
 		vparams[$v]=${ps[*]}
 	else
 		vparams[$v]=${plist[*]}
@@ -245,20 +131,24 @@ if [ -e "$out" ] || [ -L "$out" ]; then
 		-o -name '*.out' -o -name '*.err' -o -name '*.rc' \) \) -print -quit)" ]; then
 		why="holds files matrix.sh did not write (no $marker in it)"
 	fi
-	if [ -n "$why" ]; then
-		echo "${0##*/}: error: --logs $out $why; matrix.sh empties that directory, so give it a new or empty one" >&2
-		exit 2
-	fi
+	[ -z "$why" ] ||
+		mz_arg_error "--logs '$out' $why; matrix.sh empties that directory, so give it a new or empty one"
 fi
 
 H=$MZ_ROOT/harness
+# Upstream's tree first, so that a missing or wrong MZ_UPSTREAM_SRC stops
+# the run before anything is built (build-kernel.sh applies it too).
+if [ "$MZ_BUILD_KIND" = upstream ] && [ -z "$prebuilt" ]; then
+	tree=$("$H/series/upstream.sh" apply)
+	info "kernels of $tree ($(git -C "$tree" log -1 --format='%h %s')); the selftests are Part 2's, built from the series tree"
+fi
 rm -rf "$out"
 mkdir -p "$out" "$(dirname "$summary")"
 echo "made by harness/matrix/matrix.sh, which empties this directory on its next run" >"$out/$marker"
 start=$(date +%s)
 
-# The ndctl of the guests: the companion series' (build-ndctl.sh, seconds
-# when built) unless --ndctl says otherwise.
+# The ndctl of the guests: the companion series' (build-ndctl.sh) unless
+# --ndctl says otherwise.
 if [ -z "$ndctl" ]; then
 	ndctl=$("$H/build/build-ndctl.sh") || die "building ndctl with patches/ndctl/ failed"
 fi
@@ -271,7 +161,8 @@ ndctl_opt=()
 declare -A builds=() initrds=() distro_initrds=()
 for v in "${vlist[@]}"; do
 	initrd=$MZ_INITRAMFS/matrix-$v.cpio.gz
-	opts=(${adds[@]+"${adds[@]}"})
+	opts=()
+	for a in ${adds[@]+"${adds[@]}"}; do opts+=(--add "$a"); done
 	if [ -n "$prebuilt" ]; then
 		b=$prebuilt
 	else
@@ -416,23 +307,19 @@ cell_done() {
 rerun_cmd() {
 	local c=(harness/matrix/matrix.sh --variants "$1:$2") a
 	[ "$full" = 0 ] || c+=(--full)
-	[ "$timeout" = 1200 ] || c+=(--timeout "$timeout")
+	[ "$timeout" = "$default_timeout" ] || c+=(--timeout "$timeout")
 	[ -z "$boot_timeout" ] || c+=(--boot-timeout "$boot_timeout")
-	for a in ${appends[@]+"${appends[@]}"}; do
-		[ "$a" = --append ] || c+=(--append "$a")
-	done
+	for a in ${appends[@]+"${appends[@]}"}; do c+=(--append "$a"); done
 	[ -z "$prebuilt" ] || c+=(--build "$prebuilt")
 	[ -z "$guest_test" ] || c+=(--guest-test "$guest_test")
 	[ -z "$ndctl_arg" ] || c+=(--ndctl "$ndctl_arg")
-	for a in ${adds[@]+"${adds[@]}"}; do
-		[ "$a" = --add ] || c+=(--add "$a")
-	done
+	for a in ${adds[@]+"${adds[@]}"}; do c+=(--add "$a"); done
 	c+=(--logs "$MZ_LOGS/matrix-rerun")
 	printf '%q ' "${c[@]}" | sed 's/ $//'
 }
 
 run_cell() {
-	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid initrd=${initrds[$1]} w f
+	local v=$1 p=$2 cell=$1.$2 t0=$SECONDS vpid initrd=${initrds[$1]} w f a
 	# The second, labelled NVDIMM is for memmap_lifetime.sh.
 	local args=(--accel "${accels[$v]}" --timeout "$timeout" --smp 2 --label-nvdimm "$MZ_NVDIMM_SIZE"
 		--log "$out/$cell.log")
@@ -488,7 +375,7 @@ run_cell() {
 		info "  [$(find "$out" -name '*.rc' | wc -l)/$ncells] $v with $(pname "$p"): SKIP ($cxl_why)"
 		return 0
 	fi
-	args+=(${appends[@]+"${appends[@]}"})
+	for a in ${appends[@]+"${appends[@]}"}; do args+=(--append "$a"); done
 	[ -z "$boot_timeout" ] || args+=(--boot-timeout "$boot_timeout")
 	local rc try
 	for try in 1 2; do

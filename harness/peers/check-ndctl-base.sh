@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-ndctl-base.sh: the lab's ndctl test (guest/memmap_init/
-# memmap_ndctl.sh) on the base kernel (7.3.4 with the test_hmm fixes),
-# the kernel without the namespace attribute that the series' kernels
-# cannot be: with the patched ndctl (build-ndctl.sh), ndctl list shows
-# no memmap_streaming field and create-namespace --memmap-streaming fails
-# before it changes the namespace or its data.
-# The matrix expects that case to skip on every series kernel
-# (matrix-skips.txt); this is where it runs.
+# check-ndctl-base.sh: run the lab's ndctl test on the base kernel (no namespace attribute).
+#
+#   check-ndctl-base.sh      (make check-ndctl-base)
+#
+# The lab's ndctl test (guest/memmap_init/memmap_ndctl.sh) on the base
+# kernel (7.3.4 with the test_hmm fixes), the kernel without the namespace
+# attribute that the series' kernels cannot be: with the patched ndctl
+# (build-ndctl.sh), ndctl list shows no memmap_streaming field and
+# create-namespace --memmap-streaming fails before it changes the
+# namespace or its data.  The matrix expects that case to skip on every
+# series kernel (matrix-skips.txt); this is where it runs.
 #
 # Builds the base guest kernel (build-kernel.sh --base guest, as make
-# bench does: ~6-10 min cold) and the stream-y variant's selftests
-# (the scripts are the series'; the base kernel loads none of their
-# modules), boots the base kernel with two NVDIMMs (one labelled) and
-# fails unless every test passed or skipped and "--memmap-streaming on a
-# kernel without the attribute changes nothing" passed.  Log:
+# bench does) and the streaming variant's selftests (the scripts are the
+# series'; the base kernel loads none of their modules), boots the base
+# kernel with two NVDIMMs (one labelled) and fails unless every test
+# passed or skipped and "--memmap-streaming on a kernel without the
+# attribute changes nothing" passed.  Log:
 # $MZ_LOGS/check-ndctl-base.{log,out}.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}   (no arguments; see the header)" >&2; exit 2; }
+mz_operands 0 0 'no arguments' "$@"
 H=$MZ_ROOT/harness
 base=$("$H/build/build-kernel.sh" --base guest) || die "building the base kernel failed"
 series=$("$H/build/build-kernel.sh" "$MZ_STREAM_VARIANT") || die "building variant $MZ_STREAM_VARIANT failed"

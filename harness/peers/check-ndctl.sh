@@ -1,106 +1,35 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# check-ndctl.sh: ndctl's own test suite on the base and on the series, side by side.
 #
-# check-ndctl.sh [options]: the libnvdimm maintainers' own regression suite,
-# ndctl's tests, on the base (7.3.4 with patches/fixes/) and on the
-# series, side by side (make check-ndctl).
+#   check-ndctl.sh [options]                 (make check-ndctl NDCTL_ARGS='...')
+#   check-ndctl.sh --runs on --only libndctl+dax-ext4.sh
 #
-#   --runs R,R        which runs (default base,off,on):
-#                       base  7.3.4 with the fixes of patches/fixes/
-#                       off   the series, memmap_streaming=off
-#                       on    the series, memmap_streaming=on
-#   --suites S,S      meson suites (default ndctl:ndctl,ndctl:dax,ndctl:cxl)
-#   --only A+B        only the tests named A and B
-#   --multiplier N    meson's --timeout-multiplier in the guest (default:
-#                     3 under TCG, 1 under KVM)
-#   --timeout S       a guest's whole run (default 5400)
-#   --expect FILE     the expected results on base (default
-#                     harness/peers/ndctl-expect.txt)
-#   --summary FILE    JSON results (default $MZ_RESULTS/ndctl-suite.json)
-#   --logs DIR        guest console logs and outputs (default $MZ_LOGS/ndctl-suite)
-#   --series-build DIR  the series runs boot this finished nfit build
-#                     instead of building one (a mutated kernel, to see the
-#                     comparison fail); nfit_test is built into it
-#
-# What it builds (each step reuses what is current):
-#   - the "nfit" kernel variant (Kconfig.fragments/nfit.config: libnvdimm
-#     and the dax drivers as modules, as tools/testing/nvdimm's
-#     config_check.c demands) for the base tree and for the series
-#     (build-kernel.sh [--base] nfit), and nfit_test and cxl_test from the
-#     same tree's tools/testing/nvdimm and tools/testing/cxl
-#     (build-nfit-test.sh);
-#   - ndctl 81 with patches/ndctl/ and its tests, -Dtest=enabled
-#     -Ddestructive=enabled -Dkeyutils=enabled (build-ndctl.sh --tests;
-#     the suite is ndctl 81's with the fixes that patches/ndctl/ starts
-#     with (test/pmem-ns, cxl enable-port -m), which base and series runs
-#     share);
-#   - an initramfs per kernel with that build at its own path, the test
-#     plan ('meson introspect --tests'), the tools the tests use (jq, fio,
-#     mkfs.xfs, parted, dmsetup, keyctl, trace-cmd, ...: the host's, from
-#     harness/deps.sh), ndctl's contrib/nfit_test_depmod.conf and the
-#     like lines for cxl_test's CXL drivers.
-#
-# Each run boots a guest (guest/tests/ndctl-suite) for the ndctl and dax
-# suites, laid out as the maintainers' run_qemu lays it out, smaller:
-# two 8 GiB NVDIMMs with 2 MiB
-# label areas, 1 GiB-aligned (ACPI.NFIT, for the destructive tests: the
-# binds that reach memmap_init_zone_device()), 12 GiB of RAM of which
-# memmap=3G!6G,1G!9G makes two legacy e820 pmem regions (the DAX tests),
-# and nfit_test's emulated buses; and one for the tests that load
-# cxl_test (the cxl suite, daxctl-create.sh: see "The guests" below), the CXL topology emulated in the kernel (mocked ACPI
-# CEDT and mailboxes over the guest's RAM: no QEMU CXL device), with 4 GiB
-# of RAM in vm.sh --numa's nodes (cxl_test puts its memdevs on nodes 0
-# and 1).  The two guests' outputs make the run's.  The destructive tests
-# destroy the guests' NVDIMMs only: they are files this script gives each
-# guest (vm.sh), nothing of the host's.
-#
-# Fails when a guest did not finish the suite; then ndctl-compare.sh prints
-# the table test x run and fails on any difference from the base (and
-# base's from --expect: a test failing or skipping on base is listed there
-# with its reason).
+# Builds the nfit kernels, nfit_test and cxl_test, ndctl with its tests,
+# boots a guest per run and group of tests, then ndctl-compare.sh gives
+# the verdict against the base and --expect.  Fails when a guest did not
+# finish the suite.  The guests, what is built and what fails the
+# comparison: docs/matrix.md, "ndctl's own suite".
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 H=$MZ_ROOT/harness
-runs=base,off,on
-suites=ndctl:ndctl,ndctl:dax,ndctl:cxl
-only=
-mult=
-timeout=5400
-expect=$H/peers/ndctl-expect.txt
-summary=$MZ_RESULTS/ndctl-suite.json
-logs=$MZ_LOGS/ndctl-suite
-series_build=
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--runs|--suites|--only|--multiplier|--timeout|--expect|--summary|--logs|--series-build)
-		mz_need_value "$1" $#
-		case "$1" in
-		--runs) runs=$2 ;;
-		--suites) suites=$2 ;;
-		--only) only=$2 ;;
-		--multiplier) mult=$2 ;;
-		--timeout) timeout=$2 ;;
-		--expect) expect=$2 ;;
-		--summary) summary=$2 ;;
-		--logs) logs=$2 ;;
-		--series-build) series_build=$2 ;;
-		esac
-		shift 2 ;;
-	-h|--help) mz_help ;;
-	*) mz_arg_error "unknown option '$1'" ;;
-	esac
-done
+mz_opt --runs runs "$MZ_NDCTL_RUNS" R,R "$(mz_list_re "$MZ_NDCTL_RUNS")" \
+	'base, off or on: the base kernel, the series with memmap_streaming=off or =on'
+mz_opt --suites suites ndctl:ndctl,ndctl:dax,ndctl:cxl S,S '^[a-z]+:[a-z]+(,[a-z]+:[a-z]+)*$' "meson suites of ndctl's tests"
+mz_opt --only only '' A+B '^[A-Za-z0-9_.-]+(\+[A-Za-z0-9_.-]+)*$' 'only the tests of these names'
+mz_opt --multiplier mult '' N '^[1-9][0-9]*$' "meson's --timeout-multiplier in the guest (default: 3 under TCG, 1 under KVM)"
+mz_opt --timeout timeout 5400 SECONDS '^[1-9][0-9]*$' "a guest's whole run"
+mz_opt --expect expect "$H/peers/ndctl-expect.txt" FILE . "the base's expected results (ndctl-compare.sh --expect)"
+mz_opt --summary summary "$MZ_RESULTS/ndctl-suite.json" FILE '^.*[^/]$' 'the JSON results'
+mz_opt --logs logs "$MZ_LOGS/ndctl-suite" DIR . "the guests' consoles and outputs"
+mz_opt --series-build series_build '' DIR . \
+	'the series runs boot this finished nfit build (a mutated kernel, to see the comparison fail)'
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
 IFS=, read -r -a runlist <<<"$runs"
-[ ${#runlist[@]} -gt 0 ] || mz_arg_error "--runs '': want base, off or on, comma-separated"
-for r in "${runlist[@]}"; do
-	mz_form --runs "$r" '^(base|off|on)$' 'base, off or on, comma-separated'
-done
-mz_form --suites "$suites" '^[a-z]+:[a-z]+(,[a-z]+:[a-z]+)*$' 'S,S like ndctl:ndctl,ndctl:dax'
-[ -z "$only" ] || mz_form --only "$only" '^[A-Za-z0-9_.-]+(\+[A-Za-z0-9_.-]+)*$' 'test names joined by +'
-[ -z "$mult" ] || mz_form --multiplier "$mult" '^[1-9][0-9]*$' 'a number, 1 or more'
-mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 [ -f "$expect" ] || mz_arg_error "--expect '$expect': no such file"
 if [ -n "$series_build" ] &&
 	{ [ ! -f "$series_build/.mz-built" ] || [ ! -f "$series_build/arch/x86/boot/bzImage" ]; }; then

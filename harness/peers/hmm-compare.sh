@@ -1,69 +1,41 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# hmm-compare.sh: upstream's hmm-tests on the base and on the series, with device-coherent memory.
 #
-# hmm-compare.sh: the upstream hmm-tests on the base (7.3.4 with the
-# fixes of patches/fixes/) and on the series, in the same guest, with
-# device-coherent memory: the cases that pass on base must pass on the
-# series.
-#
-#   hmm-compare.sh [--variant VARIANT] [--timeout S] [--logs DIR] [--summary FILE]
+#   hmm-compare.sh [options]                 (make check-hmm-base)
 #   hmm-compare.sh --compare DIR [--summary FILE]
 #
-# Builds the base and the series with the same configuration (variant
-# stream-y unless --variant: build-kernel.sh --base VARIANT and VARIANT,
-# one build at a time; the series' own options are all the base lacks,
-# so a debug variant compares two debug kernels), the series' hmm-tests
-# (build-selftests.sh: the same binary on both kernels), then boots each
-# kernel in the matrix's guest (2 vCPUs, vm.sh with lib.sh's
-# MZ_ZONE_DEVICES: 512 MiB of reserved memory for test_hmm's two
-# device-coherent devices) and runs guest/tests/hmm-tests coherent:
-# test_hmm as that kernel has it, so that base's, which has no
-# memmap_streaming parameter, runs the same cases.  Prints both totals and
-# every case whose result differs, and the kernel's warnings by source
-# file and function (upstream test_hmm makes memremap_pages() warn when a
-# coherent device runs out of its one chunk).  Fails when a case that
-# passes on base does not pass on the series, when the series warns in a
-# function base does not, or when
-# either run printed no totals.  The summary (JSON): per kernel the
-# totals, the failed cases, the skipped ones each with the reason
-# hmm-tests gave ("# SKIP REASON"), and the warning sites.  --compare
-# DIR only compares the runs whose output (base.out, series.out) and
-# console logs (base.log, series.log) DIR holds.
+# Builds the base and the series with one variant's configuration, and
+# the series' hmm-tests, boots each kernel in the matrix's guest and runs
+# guest/tests/hmm-tests coherent.  Fails when a case that passes on the
+# base does not pass on the series, when the series warns in a function
+# the base does not, or when a run printed no totals.  The summary has
+# per kernel the totals, the failed and skipped cases (with hmm-tests'
+# reason) and the warning sites.  docs/matrix.md says more.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+mz_opt --variant variant "$MZ_STREAM_VARIANT" VARIANT '^[A-Za-z0-9_-]+$' \
+	'the Kconfig.fragments variant both kernels are built with (build-kernel.sh --base VARIANT and VARIANT)'
+mz_opt --timeout timeout 900 SECONDS '^[1-9][0-9]*$' "a guest's limit"
+mz_opt --logs logs "$MZ_LOGS/hmm-compare" DIR . "the runs' outputs (NAME.out) and consoles (NAME.log)"
+mz_opt --summary summary "$MZ_RESULTS/hmm-compare.json" FILE '^.*[^/]$' 'the JSON summary'
+mz_opt --compare compare '' DIR . 'build and boot nothing: compare the runs DIR holds (base.out, series.out, base.log, series.log)'
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
 compare_only=0
-variant=$MZ_STREAM_VARIANT
-timeout=900
-logs=$MZ_LOGS/hmm-compare
-summary=$MZ_RESULTS/hmm-compare.json
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--variant|--timeout|--logs|--summary|--compare)
-		mz_need_value "$1" $#
-		case "$1" in
-		--compare) logs=$2 compare_only=1 ;;
-		--variant) variant=$2 ;;
-		--timeout) timeout=$2 ;;
-		--logs) logs=$2 ;;
-		--summary) summary=$2 ;;
-		esac
-		shift 2 ;;
-	-h|--help) mz_help ;;
-	*) mz_arg_error "unknown option '$1'" ;;
-	esac
-done
+[ -z "$compare" ] || logs=$compare compare_only=1
 [ -f "$MZ_ROOT/Kconfig.fragments/$variant.config" ] ||
 	mz_arg_error "--variant '$variant': want a variant of Kconfig.fragments/"
-mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
 need_tool jq jq
 H=$MZ_ROOT/harness
 mkdir -p "$logs" "$(dirname "$summary")"
 
 if [ "$compare_only" = 0 ]; then
 	base=$("$H/build/build-kernel.sh" --base "$variant") ||
-		die "building the base ($variant: 7.3.4 with patches/fixes/) failed"
+		die "building the base ($variant: $MZ_BASE_VERSION with patches/fixes/) failed"
 	series=$("$H/build/build-kernel.sh" "$variant") || die "building the series ($variant) failed"
 	st=$MZ_SELFTESTS/$variant
 	"$H/build/build-selftests.sh" "$series" "$st" >/dev/null || die "building the selftests failed"

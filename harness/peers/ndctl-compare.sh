@@ -1,68 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# ndctl-compare.sh: the verdict on the ndctl suite runs check-ndctl.sh made.
 #
-# ndctl-compare.sh --runs R,R --names FILE --expect FILE --logs DIR
-#                  [--summary FILE]:
-# the verdict on the ndctl suite runs check-ndctl.sh made.  For each run R
-# (base, off or on) it reads
-#   DIR/R.out    the guest's output (guest/tests/ndctl-suite: KTAP lines
-#                "ok N NAME", "ok N NAME # SKIP", "not ok N NAME ...")
-#   DIR/R.log    the guest's console (kernel report lines are counted)
-#   DIR/R.info   optional: "SECONDS ACCEL" of the run
-# and, optional, DIR/not-run.txt ("SUITE COUNT REASON": suites not run),
-# and FILE of --names, the tests that were to run (one per line, "NAME
-# [SUITE]": with the suites, the table ends with each suite's counts per
-# run, as the JSON's "counts" has them, and each JSON result names its
-# suite).
+#   ndctl-compare.sh --runs R,R --names FILE --expect FILE --logs DIR [--summary FILE]
 #
-# Prints a table test x run (pass, FAIL, skip, "-" no result), then every
-# skip with what the test said last (ndctl-suite's "# SKIP SAID"; the
-# JSON's "said"), to stderr and DIR/table.txt, writes the JSON summary
-# (default DIR/summary.json), and
-# exits 1 naming every difference:
-#   - a test that passes on base does not pass on a series run, or one
-#     skipped on base is not skipped there (the sets of skips differ);
-#   - base's result differs from --expect ("TEST fail|skip|new REASON"
-#     lines; tests not listed must pass); without a base run, a series
-#     run's result differs from --expect;
-#   - a test listed as "new" (a test of what the series adds, from
-#     patches/ndctl/: base skips it, for REASON) does not pass on a
-#     series run;
-#   - a test listed in --expect passes where it is held to the list (a
-#     stale entry: a list that says fail or skip where the kernel passes
-#     would hide the day that test breaks again);
-#   - a test has no result in a run;
-#   - a series run has kernel report lines (kernel messages with WARNING:,
-#     BUG:, Oops, Call Trace: or Kernel panic; not the tests' own output)
-#     on its console and base none.
+# Reads, for each run R, DIR/R.out (the guest's KTAP: "ok N NAME", "ok N
+# NAME # SKIP SAID", "not ok N NAME"), DIR/R.log (its console) and, when
+# there, DIR/R.info ("SECONDS ACCEL") and DIR/not-run.txt ("SUITE COUNT
+# REASON"), as check-ndctl.sh writes them.  Prints the table test x run
+# and every skip with what the test said, to stderr and DIR/table.txt,
+# writes the JSON summary, and exits 1 naming every difference from the
+# base and from --expect (what counts as one: docs/matrix.md).
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-runs='' namesf='' expect='' logs='' summary=''
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--runs|--names|--expect|--logs|--summary)
-		mz_need_value "$1" $#
-		case "$1" in
-		--runs) runs=$2 ;;
-		--names) namesf=$2 ;;
-		--expect) expect=$2 ;;
-		--logs) logs=$2 ;;
-		--summary) summary=$2 ;;
-		esac
-		shift 2 ;;
-	-h|--help) mz_help ;;
-	*) mz_arg_error "unknown option '$1'" ;;
-	esac
-done
+mz_opt --runs runs '' R,R "$(mz_list_re "$MZ_NDCTL_RUNS")" 'the runs to compare (needed)'
+mz_opt --names namesf '' FILE . 'the tests that were to run, a "NAME [SUITE]" line each (needed)'
+mz_opt --expect expect '' FILE . 'the expected results on base, "TEST fail|skip|new REASON" lines (needed)'
+mz_opt --logs logs '' DIR . "the runs' outputs and consoles (needed)"
+mz_opt --summary summary '' FILE '^.*[^/]$' 'the JSON summary (default: DIR/summary.json)'
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
 for o in runs:"$runs" names:"$namesf" expect:"$expect" logs:"$logs"; do
 	[ -n "${o#*:}" ] || mz_arg_error "--${o%%:*} is needed"
 done
 IFS=, read -r -a runlist <<<"$runs"
-for r in "${runlist[@]}"; do
-	mz_form --runs "$r" '^(base|off|on)$' 'base, off or on, comma-separated'
-done
 [ -n "$summary" ] || summary=$logs/summary.json
 [ -f "$namesf" ] || mz_arg_error "--names '$namesf': no such file"
 [ -f "$expect" ] || mz_arg_error "--expect '$expect': no such file"

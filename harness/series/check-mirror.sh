@@ -3,6 +3,8 @@
 #
 # check-mirror.sh: fail when patches/ and the kernel-tree mirror disagree.
 #
+#   check-mirror.sh      (make check-mirror; check.sh's mirror step)
+#
 # Applies patches/fixes/series, patches/series and patches/threads/series
 # to the release in a scratch index of the kernel tree (nothing in the
 # tree's work tree or branches changes), then requires that the mirror
@@ -12,7 +14,7 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}" >&2; exit 2; }
+mz_operands 0 0 'no arguments' "$@"
 need_tool git git
 if ! git -C "$MZ_TREE" rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null 2>&1; then
 	"$MZ_ROOT/harness/series/tree.sh" apply >/dev/null

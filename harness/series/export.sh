@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# export.sh: regenerate patches/ and the kernel-tree mirror from the
-# "series" branch of the kernel tree (harness/series/tree.sh).
+# export.sh: regenerate patches/ and the kernel-tree mirror from the kernel tree.
+#
+#   export.sh      (make export)
+#
+# From the "series" branch of the kernel tree (harness/series/tree.sh):
 #
 #   patches/fixes/ ($MZ_FIXES, the fixes the series applies on)
 #       git format-patch of the release..fixes, with the description of
@@ -23,7 +26,7 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}   (exports $MZ_TREE)" >&2; exit 2; }
+mz_operands 0 0 'no arguments' "$@"
 need_tool git git
 g() { git -C "$MZ_TREE" "$@"; }
 g rev-parse -q --verify "refs/tags/$MZ_RELEASE_TAG" >/dev/null ||

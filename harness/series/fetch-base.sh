@@ -1,32 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# fetch-base.sh: download, verify and extract the base release's kernel source, once.
 #
-# fetch-base.sh: download Debian's linux-source-7.3 (7.3.4) binary package,
-# verify its checksum and extract the kernel source once into the cache.
-# Prints the path of the extracted source tree on stdout.
+#   fetch-base.sh [--print-mirror]      (make fetch)
 #
-# The package lives in trixie-backports, which this host's apt sources may
-# lack.  We reuse the Debian mirror the host already uses and point apt at a
-# private sources list and state directory, so the host's apt setup is not
-# touched.
-#
-# Environment: MZ_CACHE (cache root), MZ_APT_SOURCES (the host's deb822 or
-# one-line sources to derive the mirror from, for tests), MZ_DEB_FILE (use
-# this .deb instead of downloading), MZ_DEB_SHA256 (override, for tests).
+# Debian's binary package MZ_DEB_PACKAGE=MZ_DEB_VERSION (lib.sh), from
+# MZ_DEB_SUITE on the host's own Debian mirror through a private apt
+# state (the host's apt setup is not touched), or MZ_DEB_FILE; checked
+# against MZ_DEB_SHA256, extracted into the cache.  Prints the source
+# tree's path.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--print-mirror]" >&2
-	exit 2
-}
-
-case "${1:-}" in
-"") ;;
---print-mirror) mz_host_mirror; exit 0 ;;
-*) usage ;;
-esac
+mz_flag --print-mirror print_mirror "print the Debian mirror of the host's apt sources (MZ_APT_SOURCES) and exit"
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
+if [ "$print_mirror" = 1 ]; then
+	mz_host_mirror
+	exit 0
+fi
 
 src=$MZ_SRC/linux-source-$MZ_BASE_VERSION
 if [ -f "$src/.mz-extracted" ]; then
@@ -58,7 +52,7 @@ info "extracting the package"
 dpkg-deb -x "$deb" "$tmp/deb"
 tarball=$(find "$tmp/deb/usr/src" -maxdepth 1 -name 'linux-source-*.tar.*' 2>/dev/null | head -n 1)
 [ -n "$tarball" ] || die "no source tarball in $deb"
-info "extracting ${tarball##*/} (~35 s)"
+info "extracting ${tarball##*/}"
 tar -C "$tmp" -xf "$tarball"
 top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d -name 'linux-source-*' | head -n 1)
 if [ -z "$top" ] || [ ! -f "$top/Makefile" ]; then die "unexpected layout in $tarball"; fi

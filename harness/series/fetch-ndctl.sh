@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# fetch-ndctl.sh: download the source of ndctl $MZ_NDCTL_VERSION, the
-# release the companion ndctl series (patches/ndctl/) applies to, verify
-# its checksum and extract it once into the cache.  Prints the path of the
-# extracted source tree on stdout.
+# fetch-ndctl.sh: download, verify and extract ndctl's release for patches/ndctl/, once.
+#
+#   fetch-ndctl.sh      (ndctl-tree.sh runs it)
+#
+# The source of ndctl $MZ_NDCTL_VERSION, the release the companion ndctl
+# series (patches/ndctl/) applies to, checked and extracted once into the
+# cache.  Prints the path of the extracted source tree on stdout.
 #
 # Debian's trixie serves it: apt, with a private sources list ("deb-src"
 # on the host's own Debian mirror) and state directory, fetches only the
@@ -18,7 +21,7 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 0 ] || { echo "usage: ${0##*/}   (prints the extracted ndctl $MZ_NDCTL_VERSION source)" >&2; exit 2; }
+mz_operands 0 0 'no arguments' "$@"
 
 src=$MZ_SRC/ndctl-$MZ_NDCTL_VERSION
 if [ -f "$src/.mz-extracted" ]; then
@@ -36,7 +39,7 @@ if [ ! -f "$tarball" ]; then
 	apt_opts=()
 	mz_private_apt apt_opts "$MZ_APT_SRC_STATE" deb-src "$MZ_NDCTL_SUITE"
 	mkdir -p "$MZ_DL"
-	info "downloading $name (~440 KB) from $MZ_NDCTL_SUITE's sources"
+	info "downloading $name from $MZ_NDCTL_SUITE's sources"
 	(cd "$MZ_DL" && apt-get "${apt_opts[@]}" -qq source --download-only --tar-only ndctl >&2) ||
 		die "apt could not download ndctl's source from $MZ_NDCTL_SUITE; download $name by hand and set MZ_NDCTL_TARBALL=/path/to/it"
 	[ -f "$tarball" ] ||

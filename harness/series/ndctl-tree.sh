@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ndctl-tree.sh: the git ndctl tree the companion ndctl series is
-# developed in, and its export; what tree.sh and export.sh are to the
-# kernel series.
+# ndctl-tree.sh: make the git ndctl tree the ndctl series is developed in, or export it.
 #
 #   ndctl-tree.sh [apply]  base commit (ndctl $MZ_NDCTL_VERSION from
 #                          fetch-ndctl.sh, tagged) + one commit per patch in
@@ -14,19 +12,20 @@
 #                          the cover letter's text is the branch
 #                          description) from the tree's commits
 #
-# As with the kernel tree, a tree whose "series" branch has commits that
-# were never exported is not rewritten: export them or set MZ_FORCE=1.
+# What tree.sh and export.sh are to the kernel series (make ndctl-tree,
+# make ndctl-export).  As with the kernel tree, a tree whose "series"
+# branch has commits that were never exported is not rewritten: export
+# them or set MZ_FORCE=1.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [apply|export]" >&2
-	exit 2
-}
-mode=${1:-apply}
-case "$mode" in apply|export) ;; *) usage ;; esac
-[ $# -le 1 ] || usage
+mz_operands 0 1 '[apply|export]' "$@"
+mode=${MZ_OPERANDS[0]:-apply}
+case "$mode" in
+apply|export) ;;
+*) mz_arg_error "SUBCOMMAND '$mode': want apply or export" ;;
+esac
 
 need_tool git git
 export GIT_AUTHOR_NAME="memmap base" GIT_AUTHOR_EMAIL="base@localhost"

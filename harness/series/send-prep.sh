@@ -1,85 +1,47 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# send-prep.sh: prepare a copy of a series for git send-email (nothing is sent).
 #
-# send-prep.sh [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR:
-# prepare a copy of a series for sending to the list with git send-email
-# (nothing is sent).
-# The series of patches/ applies on the fixes of patches/fixes/: they go
-# in first in the scratch clone and are not sent; its cover letter gets
-# base-commit: and one prerequisite-patch-id: line per fix (git
-# format-patch --base).  --fixes prepares the fixes themselves, on the
-# release.  --threads prepares the follow-up series of patches/threads/:
-# applied on top of the fixes and patches/, with those lines for both.
-# --v11-fixes and --mm-unstable prepare the mm tree's postings that
-# harness/series/upstream.sh exports: patches/v11-fixes/ on MZ_UPSTREAM_SRC's
-# HEAD (a tree with v11: mm-unstable, or 7.3.y with v11), and
-# patches/mm-unstable/ on that HEAD with patches/fixes/ and
-# patches/v11-fixes/ before it (not sent; base-commit: is that HEAD).
-# --ndctl prepares the companion ndctl series of patches/ndctl/ (see the
-# end).
+#   send-prep.sh [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR   (make send-prep*)
 #
-# Every patch of patches/ is from an unsent patch's neutral From:
-# (MZ_TREE_NAME, lib.sh) and carries no Signed-off-by:.  The copy in
-# OUTDIR is the sender's: git config user.name and user.email, refused
-# when unset or a placeholder.
-#
-#   1. patches/ is applied with 'git am' on the release in a scratch clone
-#      of the kernel tree ($MZ_SEND_TREE; the tree's "series"
-#      branch is not touched; for the mm tree's postings, a scratch
-#      clone of MZ_UPSTREAM_SRC, $MZ_SEND_TREE-upstream);
-#   2. every patch from the neutral From: (or none) gets the sender as
-#      author (the date is kept) and every commit the sender's
-#      Signed-off-by after its other trailers (which stay as they are);
-#   3. git format-patch writes a numbered, threaded series with the cover
-#      letter of patches/0000-cover-letter.patch (its subject, body and
-#      "[PATCH vN" prefix);
-#   4. each patch gets Cc: headers from scripts/get_maintainer.pl of the
-#      patched tree, the cover letter their union;
-#   5. scripts/checkpatch.pl --strict, run in the kernel tree, must be silent
-#      on every patch.
-#
-# OUTDIR is written only when every step passed; an OUTDIR from an earlier
-# run (only *.patch files) is replaced.  The git send-email command to use
-# is printed on stdout.
-#
-# Needs the kernel tree of harness/series/tree.sh (made if missing) and git config
-# user.name/user.email.  MZ_PATCHES: prepare the series in this directory
-# instead of patches/ (for tests).
-#
-# --ndctl: the same steps for patches/ndctl/ on ndctl $MZ_NDCTL_VERSION, in
-# a scratch clone of the ndctl tree ($MZ_NDCTL_SEND_TREE; ndctl-tree.sh
-# makes the tree if missing), with ndctl's conventions (its CONTRIBUTING.md):
-# the "[ndctl PATCH]" prefix of the cover letter, To: nvdimm@lists.linux.dev,
-# and checkpatch.pl --strict with MZ_NDCTL_CHECKPATCH's options.  ndctl has
-# no MAINTAINERS file: its maintainers are the kernel's libnvdimm
-# maintainers, so every patch gets
-# the Cc: lines that get_maintainer.pl gives for drivers/nvdimm/ in the
-# kernel tree.
+# Without an option, the series of patches/, on the fixes of
+# patches/fixes/ (applied first, not sent: the cover letter names them).
+# In a scratch clone, every patch gets the sender (git config user.name
+# and user.email, refused when unset or a placeholder) as author and
+# Signed-off-by:, git format-patch writes the series with its cover
+# letter, get_maintainer.pl the Cc: lines, and checkpatch.pl --strict
+# must be silent.  OUTDIR (new, empty, or an earlier run's *.patch) is
+# written only when every step passed; the git send-email command is
+# printed on stdout.  MZ_PATCHES: another series directory (for tests).
+# docs/developing.md says more.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-ndctl=0 followup=0 fixes=0 upstream=
-case "${1:-}" in
---ndctl) ndctl=1; shift ;;
---threads) followup=1; shift ;;
---fixes) fixes=1; shift ;;
---v11-fixes) upstream=$MZ_V11_FIXES; shift ;;
---mm-unstable) upstream=mm-unstable; shift ;;
--h|--help) mz_help ;;
-esac
-[ $# -eq 1 ] || mz_arg_error "want [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR"
-case "$1" in
-'') mz_arg_error "OUTDIR '': want a directory" ;;
--*) mz_arg_error "unknown option '$1'" ;;
-esac
-out=$1
+mz_flag --fixes fixes 'the fixes of patches/fixes/, on the release'
+mz_flag --threads followup 'the follow-up series of patches/threads/, on the fixes and patches/'
+mz_flag --v11-fixes v11_fixes "patches/v11-fixes/, on MZ_UPSTREAM_SRC's HEAD (a tree with v11)"
+mz_flag --mm-unstable mm_unstable "patches/mm-unstable/, on MZ_UPSTREAM_SRC's HEAD with the fixes and patches/v11-fixes/ before it"
+mz_flag --ndctl ndctl "the ndctl series of patches/ndctl/, on ndctl $MZ_NDCTL_VERSION, with ndctl's conventions"
+mz_parse "$@"
+chosen=()
+for o in fixes:"$fixes" threads:"$followup" v11-fixes:"$v11_fixes" mm-unstable:"$mm_unstable" ndctl:"$ndctl"; do
+	[ "${o#*:}" = 0 ] || chosen+=("--${o%%:*}")
+done
+[ ${#chosen[@]} -le 1 ] || mz_arg_error "${chosen[*]}: want one series at most"
+[ ${#MZ_OPERANDS[@]} -eq 1 ] || mz_arg_error "want [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR"
+upstream=
+[ "$v11_fixes" = 0 ] || upstream=$MZ_V11_FIXES
+[ "$mm_unstable" = 0 ] || upstream=mm-unstable
+out=${MZ_OPERANDS[0]}
+[ -n "$out" ] || mz_arg_error "OUTDIR '': want a directory"
 if [ -e "$out" ]; then
-	[ -d "$out" ] || mz_arg_error "OUTDIR $out exists and is not a directory"
+	[ -d "$out" ] || mz_arg_error "OUTDIR '$out': exists and is not a directory"
 	for f in "$out"/* "$out"/.[!.]*; do
 		[ -e "$f" ] || continue
 		case "$f" in *.patch) [ -f "$f" ] && continue ;; esac
-		mz_arg_error "OUTDIR $out holds files other than an earlier prepared series (e.g. ${f##*/}); give a new or empty directory"
+		mz_arg_error "OUTDIR '$out': holds files other than an earlier prepared series (e.g. ${f##*/}); give a new or empty directory"
 	done
 fi
 
@@ -187,7 +149,7 @@ if [ "$ndctl" = 0 ]; then
 		} | sed -n 's|^diff --git a/drivers/\([^/ ]*\)/.*|/drivers/\1/|p' | sort -u)
 	s sparse-checkout set --no-cone "${sparse[@]}"
 fi
-info "checking out $base in $scratch (~10 s the first time)"
+info "checking out $base in $scratch"
 s checkout -q -f -B mz-send "$base"
 s clean -q -f -d
 

@@ -21,18 +21,18 @@
 # with fixed identities and dates so the same series gives the same hashes.
 #
 # A tree whose "series" branch has commits that were never exported is not
-# rewritten: export them (make export) or set MZ_FORCE=1.
+# rewritten: export them (make export) or set MZ_FORCE=1.  make tree runs
+# tree.sh apply.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [apply|base|first]" >&2
-	exit 2
-}
-mode=${1:-apply}
-case "$mode" in apply|base|first) ;; *) usage ;; esac
-[ $# -le 1 ] || usage
+mz_operands 0 1 '[apply|base|first]' "$@"
+mode=${MZ_OPERANDS[0]:-apply}
+case "$mode" in
+apply|base|first) ;;
+*) mz_arg_error "SUBCOMMAND '$mode': want apply, base or first" ;;
+esac
 
 # check.sh applies the tree once and exports MZ_TREE_APPLIED, the series
 # stamp it applied: while patches/ still has that stamp, the steps it runs
@@ -81,7 +81,7 @@ make_base() {
 			"$MZ_TREE/.gitignore" >"$MZ_TREE/.gitignore.mz"
 		mv "$MZ_TREE/.gitignore.mz" "$MZ_TREE/.gitignore"
 	fi
-	info "committing the base (~1 min)"
+	info "committing the base"
 	g init -q -b series
 	g config core.autocrlf false
 	g config gc.auto 0

@@ -3,6 +3,8 @@
 #
 # upstream.sh: Part 2 of the series on upstream's code.
 #
+#   MZ_UPSTREAM_SRC=TREE upstream.sh export|apply|base      (make upstream-export)
+#
 # Part 1 of the series (its first $MZ_PART1 patches) is v11 of Li Zhe's
 # series, which upstream has queued (mm-unstable, linux-next); Part 2 is
 # what this series adds.  Maintainers take Part 2 on top of their tree.
@@ -38,13 +40,12 @@ set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: MZ_UPSTREAM_SRC=/path/to/tree ${0##*/} export|apply|base" >&2
-	exit 2
-}
-[ $# -eq 1 ] || usage
-mode=$1
-case "$mode" in export|apply|base) ;; *) usage ;; esac
+mz_operands 1 1 'export|apply|base' "$@"
+mode=${MZ_OPERANDS[0]}
+case "$mode" in
+export|apply|base) ;;
+*) mz_arg_error "SUBCOMMAND '$mode': want export, apply or base" ;;
+esac
 need_tool git git
 
 out=$MZ_PATCHES/mm-unstable
@@ -57,7 +58,7 @@ src=$MZ_UPSTREAM_DIR base=$MZ_UPSTREAM_HEAD
 clone_at() {
 	local dir=$1
 	if [ ! -d "$dir/.git" ]; then
-		info "cloning $src into $dir (shared objects, ~1 min)"
+		info "cloning $src into $dir (shared objects)"
 		git clone -q --shared --no-checkout "$src" "$dir"
 	fi
 	git -C "$dir" fetch -q "$src" "$base"

@@ -1,41 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
+# fetch-qemu.sh: QEMU with full CXL type-3 emulation, beside the host's; prints its path.
 #
-# fetch-qemu.sh: QEMU with full CXL type-3 emulation for the guests,
-# without touching the host's QEMU.  Prints the path of a
-# qemu-system-x86_64 to give vm.sh as MZ_QEMU.
+#   fetch-qemu.sh [--version]       (make qemu)
 #
-# Debian 12 ships QEMU 7.2, whose CXL emulation is partial; its
-# bookworm-backports suite carries QEMU 10.0, built against bookworm's
-# libraries.  This downloads the packages of MZ_QEMU_PACKAGES (lib.sh)
-# from that suite on the host's Debian mirror through a private apt state
-# (apt checks them against the suite's signed index), extracts them into
-# MZ_QEMU_DIR and writes MZ_QEMU_DIR/bin/qemu-system-x86_64, which runs
-# that QEMU with its own firmware (-L) and modules (QEMU_MODULE_DIR).
-# Nothing is installed: the host's apt state, packages and QEMU stay as
-# they are.  Run again, it prints the path and does nothing else.
-#
-#   fetch-qemu.sh            fetch (once) and print the path
-#   fetch-qemu.sh --version  fetch (once) and print its version line instead
+# The packages of MZ_QEMU_PACKAGES (lib.sh), from MZ_QEMU_SUITE on the
+# host's Debian mirror through a private apt state (apt checks them
+# against the suite's signed index), extracted into MZ_QEMU_DIR, whose
+# bin/qemu-system-x86_64 runs that QEMU with its own firmware and modules:
+# the path to give vm.sh as MZ_QEMU.  Nothing is installed; run again, it
+# prints the path and does nothing else.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--version]   (prints the path of QEMU 10's qemu-system-x86_64)" >&2
-	exit 2
-}
-show_version=0
-case "${1:-}" in
-"") ;;
---version) show_version=1 ;;
-*) usage ;;
-esac
-[ $# -le 1 ] || usage
+mz_flag --version show_version "print the QEMU's version line instead of its path"
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 0 ] || mz_arg_error "unexpected argument '${MZ_OPERANDS[0]}'"
 
 dir=$MZ_QEMU_DIR
 wrapper=$dir/bin/qemu-system-x86_64
 want=$(printf '%s\n' "${MZ_QEMU_PACKAGES[@]}")
+# The QEMU release of those packages ("1:10.0.2+ds-2..." -> 10.0.2).
+release=${MZ_QEMU_PACKAGES[0]#*=}
+release=${release#*:}
+release=${release%%[+~-]*}
 done_() {
 	if [ "$show_version" = 1 ]; then "$wrapper" --version | head -n 1; else echo "$wrapper"; fi
 	exit 0
@@ -46,8 +36,8 @@ need_tool dpkg-deb dpkg
 need_tool ldd libc-bin
 debs=()
 for p in "${MZ_QEMU_PACKAGES[@]}"; do
-	debs+=("$(mz_deb_download "${p%%=*}" "${p#*=}" "QEMU 10 needs it" \
-		"set MZ_QEMU to a QEMU 10 (or newer) qemu-system-x86_64 of your own" \
+	debs+=("$(mz_deb_download "${p%%=*}" "${p#*=}" "QEMU $release needs it" \
+		"set MZ_QEMU to a QEMU $MZ_QEMU_CXL_MIN (or newer) qemu-system-x86_64 of your own" \
 		"$MZ_QEMU_SUITE" "$MZ_APT_QEMU_STATE")")
 done
 
@@ -65,7 +55,7 @@ bin=$tmp/usr/bin/qemu-system-x86_64
 # a host with QEMU 7.2 has (deps.sh installs it).
 missing=$(ldd "$bin" | awk '/not found/ { print $1 }' | tr '\n' ' ')
 [ -z "$missing" ] ||
-	die "QEMU 10 needs libraries this host lacks: $missing; install Debian 12's qemu-system-x86 (harness/deps.sh), which needs the same ones"
+	die "QEMU $release needs libraries this host lacks: $missing; install Debian 12's qemu-system-x86 (harness/deps.sh), which needs the same ones"
 
 # QEMU looks for its firmware in the host's directories, compiled in, after
 # those of -L; for modules in QEMU_MODULE_DIR, then in the host's, whose

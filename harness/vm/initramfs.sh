@@ -1,69 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # the options' variables: mz_opt and mz_flag set them
+# initramfs.sh: make the guest initramfs for a kernel build-kernel.sh built.
 #
-# initramfs.sh [--ndctl ROOT] [--depmod-conf FILE] [--add SRC:DST]... BUILD_DIR OUTPUT.cpio.gz:
-# make the guest initramfs for the kernel built in BUILD_DIR (see
-# build-kernel.sh).
+#   initramfs.sh [options] BUILD_DIR OUTPUT.cpio.gz
 #
-# Contents (merged-/usr layout: /bin, /sbin, /lib, /lib64 link into /usr):
-#   /init                    guest/init (PID 1)
-#   /mz/                     the repository's guest/ directory
-#   /mz/ktap_helpers.sh      tools/testing/selftests/kselftest/ktap_helpers.sh
-#                            of the kernel tree in MZ_KSRC (default: the
-#                            tree BUILD_DIR was built from, BUILD_DIR/source)
-#   busybox (static) and its applet links, bash, kmod (modprobe & co.),
-#   ndctl, daxctl, mkfs.ext4, chrt, with every shared library ldd names and the
-#   ELF interpreter; ndctl and daxctl are Debian's (this host's), or with
-#   --ndctl ROOT the ones build-ndctl.sh installed in ROOT (the patched
-#   ndctl, whose libndctl and libdaxctl replace Debian's), and then also
-#   ROOT's cxl (ndctl's CXL tool: cxl create-region for vm.sh's CXL
-#   memory) with its libcxl
-#   /lib/modules/RELEASE/    BUILD_DIR/modroot, depmod'ed for the release in
-#                            BUILD_DIR/include/config/kernel.release
-#
-# --depmod-conf FILE puts FILE into /etc/depmod.d/ and has depmod read it
-# (and only it), e.g. ndctl's contrib/nfit_test_depmod.conf, which makes
-# the nfit_test modules in extra/ replace the in-tree ones.
-#
-# --add SRC:DST copies more in: a file to DST (into DST when DST ends in /),
-# a directory's contents to DST.  Dynamically linked executables added this
-# way get their shared libraries too.  Repeatable.
-#
-# The archive is made with 'cpio -o -H newc | gzip' (a few seconds) and
-# cached: OUTPUT.stamp records a digest of every input (the release, the
-# modules' and every --add file's contents, guest/, ktap_helpers.sh, this
-# script, the staged tools), and a later call with the same inputs keeps
-# OUTPUT as it is ("reusing"); delete OUTPUT to have it made anew.
-# Prints OUTPUT on stdout.
+# It holds guest/ as /mz (guest/init as /init), ktap_helpers.sh of the
+# kernel tree (MZ_KSRC, else BUILD_DIR/source), BUILD_DIR's modules
+# (modroot, depmod'ed), static busybox, bash, kmod, ndctl, daxctl,
+# mkfs.ext4 and chrt with their libraries, in a merged-/usr layout.
+# OUTPUT is kept while a digest of its inputs (OUTPUT.stamp) is unchanged;
+# delete it to have it made anew.  Prints OUTPUT.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-adds=()
-ndctl_root=
-depmod_conf=
-pos=()
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--add=*) set -- --add "${1#--add=}" "${@:2}" ;;
-	--add|--ndctl|--depmod-conf)
-		mz_need_value "$1" $#
-		case "$1" in
-		--add)
-			mz_form --add "$2" '^.+:/.+$' 'SRC:DST with DST an absolute path'
-			adds+=("$2") ;;
-		--ndctl) mz_form --ndctl "$2" '.' 'an install root'; ndctl_root=$2 ;;
-		--depmod-conf) mz_form --depmod-conf "$2" '.' 'a file'; depmod_conf=$2 ;;
-		esac
-		shift 2 ;;
-	-h|--help) mz_help ;;
-	-*) mz_arg_error "unknown option '$1'" ;;
-	*) pos+=("$1"); shift ;;
-	esac
-done
-[ ${#pos[@]} -eq 2 ] || mz_arg_error "want BUILD_DIR OUTPUT.cpio.gz, not ${#pos[@]} arguments"
-build=${pos[0]}
-output=${pos[1]}
+mz_opt --ndctl ndctl_root '' ROOT '.' \
+	"take ndctl, daxctl, cxl and their libraries from ROOT, build-ndctl.sh's install, instead of the host's"
+mz_opt --depmod-conf depmod_conf '' FILE '.' \
+	"put FILE in /etc/depmod.d and have depmod read only it (ndctl's nfit_test_depmod.conf)"
+mz_opt --add 'adds[]' '' SRC:DST '^[^:]+:/.+$' \
+	"more files: SRC, a file or a directory's contents, copied to the absolute DST (into it when it ends in /), executables with their libraries (repeatable)"
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 2 ] || mz_arg_error "want BUILD_DIR OUTPUT.cpio.gz, not ${#MZ_OPERANDS[@]} arguments"
+build=${MZ_OPERANDS[0]}
+output=${MZ_OPERANDS[1]}
 
 PATH=$PATH:/usr/sbin:/sbin
 for t in busybox:busybox-static bash:bash kmod:kmod ndctl:ndctl daxctl:daxctl \

@@ -1,52 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2154 # the options' variables: mz_opt and mz_flag set them
+# kvm-probe.sh: print the accelerator, kvm or tcg, QEMU is to use for a kernel.
 #
-# kvm-probe.sh [--no-boot] [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS: the accelerator
-# QEMU is to use for the kernel in BUILD_DIR.  --accel kvm or tcg (callers
-# pass MZ_ACCEL) is printed as it is; auto, the default, prints "kvm" when
-# that kernel boots under KVM on this host, else "tcg".  The matrix and
-# the benchmark run it once per kernel and give vm.sh --accel the answer;
-# vm.sh without --accel runs it for its own boot.
+#   kvm-probe.sh [--no-boot] [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS
 #
-# Some hosts have a /dev/kvm (PVM-based KVM) that hangs stock kernels right
-# after "Booting from ROM", so a usable /dev/kvm is not enough: the kernel
-# is booted under KVM with mz.test=true and a short timeout (MZ_PROBE_TIMEOUT,
-# default 20 s), and the answer is kvm only if it reaches MZ-EXIT: 0.
-#
-# The answer is cached in $MZ_ACCEL_PROBES/<sha256 of bzImage>; delete
-# that directory to probe again.  Without a read-writable MZ_KVM_DEV
-# (default /dev/kvm) it prints tcg at once.  The probe's console log is
-# $MZ_LOGS/kvm-probe.log.  --no-boot (vm.sh --dry-run) answers only what
-# needs no boot: the explicit choice, no usable device, or the cache; when
-# only a boot would tell, it prints nothing and exits 3, having started
-# and written nothing.
+# auto boots the kernel in BUILD_DIR under KVM once (mz.test=true, within
+# MZ_PROBE_TIMEOUT seconds) and answers kvm only when it passes: some
+# hosts' KVM hangs stock kernels.  Without a usable MZ_KVM_DEV the answer
+# is tcg at once.  The answer is cached per kernel image in
+# $MZ_ACCEL_PROBES (delete it to probe again); the probe's console log is
+# $MZ_LOGS/kvm-probe.log.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-usage() {
-	echo "usage: ${0##*/} [--no-boot] [--accel auto|kvm|tcg] BUILD_DIR INITRAMFS" >&2
-	exit 2
-}
-want=auto
-noboot=0
-if [ "${1:-}" = --no-boot ]; then
-	noboot=1
-	shift
+mz_opt --accel want auto 'auto|kvm|tcg' '^(auto|kvm|tcg)$' \
+	'the accelerator asked for (callers pass MZ_ACCEL): kvm and tcg are printed as they are, auto is probed'
+mz_flag --no-boot noboot \
+	'answer only what needs no boot, else print nothing and exit 3, having started and written nothing'
+mz_parse "$@"
+[ ${#MZ_OPERANDS[@]} -eq 2 ] || mz_arg_error "want BUILD_DIR INITRAMFS, not ${#MZ_OPERANDS[@]} arguments"
+build=${MZ_OPERANDS[0]} initrd=${MZ_OPERANDS[1]}
+if [ "$want" != auto ]; then
+	echo "$want"
+	exit 0
 fi
-if [ "${1:-}" = --accel ]; then
-	[ $# -ge 2 ] || usage
-	want=$2
-	shift 2
-fi
-[ $# -eq 2 ] || usage
-case "$1$2" in -*) usage ;; esac
-build=$1 initrd=$2
-case "$want" in
-kvm|tcg) echo "$want"; exit 0 ;;
-auto) ;;
-*) echo "${0##*/}: error: accelerator '$want': not auto, kvm or tcg (MZ_ACCEL)" >&2; exit 2 ;;
-esac
 
 kvmdev=$MZ_KVM_DEV
 if ! mz_kvm_usable; then

@@ -1,149 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#
+# shellcheck disable=SC2154 # the options' variables: mz_opt and mz_flag set them
 # vm.sh: boot a built guest kernel under QEMU and run one guest test.
 #
 #   vm.sh [options] BUILD_DIR INITRAMFS [--] TEST [ARG...]
 #   vm.sh [options] --shell BUILD_DIR INITRAMFS
 #
-# Boots BUILD_DIR/arch/x86/boot/bzImage with INITRAMFS (initramfs.sh) on a
-# q35 machine with NVDIMMs and kernel command line
-#   console=ttyS0 panic=-1 printk.devkmsg=on mz.test=TEST [mz.args=A,B] ...
-#   mz.out=ttyS1
-# so guest/init runs /mz/tests/TEST ARG... and powers off.  The guest
-# console (ttyS0: the kernel's messages, guest/init's markers) goes to the
-# log; the test's own output goes to a second serial port (ttyS1), kept
-# in the log's .test.log sibling, and between its "MZ-TEST:" and
-# "MZ-EXIT:" lines to stdout; progress and errors go to stderr.  The two
-# never share a line: a kernel message the console prints while the test
-# writes a line cannot split it.
-#
-# Exit status: the test's MZ-EXIT status, or 1 when the guest timed out,
-# printed no MZ-EXIT line, did not power off within 15 s of it, or the
-# console shows a kernel report (BUG:, WARNING:, Oops, Kernel panic, KASAN,
-# UBSAN, lockdep, a poisoned struct page dumped): those are printed.
-# 75 (EX_TEMPFAIL) when the guest stalled before its test started: no
-# "MZ-TEST:" line within --boot-timeout (nothing ran, so booting again is
-# safe; matrix.sh does that once).  Usage errors exit 2.
-#
-# Options:
-#   --accel kvm|tcg       accelerator; without it, MZ_ACCEL's (kvm or tcg),
-#                         or for MZ_ACCEL=auto (the default) what
-#                         kvm-probe.sh settles: KVM only when MZ_KVM_DEV is
-#                         usable and kvm-probe.sh says the kernel boots
-#                         under it.  matrix.sh and bench.sh settle it once
-#                         per kernel and pass it here.
-#   --timeout SECONDS     kill the guest after this long (default 300)
-#   --boot-timeout SECONDS  kill it earlier when guest/init has not started
-#                         the test by then (default 240, or --timeout when
-#                         that is shorter)
-#   --log FILE            console log (default $MZ_LOGS/vm-TEST.log); the
-#                         test's output goes to FILE without .log, plus
-#                         .test.log
-#   --append TEXT         more kernel command line (repeatable)
-#   --nvdimms N           number of NVDIMMs (default 1; 0 for none)
-#   --nvdimm-size SIZE    size of each NVDIMM, NNNM or NNNG (default
-#                         $MZ_NVDIMM_SIZE, see lib.sh: 1G)
-#   --label-size SIZE     give each of the --nvdimms NVDIMMs a label area of
-#                         SIZE (NNNK or NNNM; QEMU's label-size), in a
-#                         backing file that much larger so that the region
-#                         stays --nvdimm-size (ndctl's own destructive tests
-#                         want labelled NVDIMMs: check-ndctl.sh)
-#   --nvdimm-align SIZE   align each NVDIMM's backend (and so its region) in
-#                         the guest's physical address space to SIZE (NNNM
-#                         or NNNG; QEMU's memory-backend-file align=)
-#   --nvdimm-memory file|ram  what holds the NVDIMMs' contents: sparse
-#                         files in $MZ_VM_DIR (file, the default) or QEMU's
-#                         anonymous memory, as guest RAM is (ram: nothing
-#                         on disk, contents lost at power-off; not with
-#                         --keep-nvdimm or --nvdimm-align).  Guest stores
-#                         into a file on the host's ext4 disk measured
-#                         slower than into a tmpfs file or QEMU's memory
-#                         (results/README.md, "NVDIMM in a file"), with
-#                         as many host page faults: bench.sh, which times
-#                         such stores, uses ram.
-#   --label-nvdimm SIZE   one more NVDIMM of SIZE with a 128 KiB label area,
-#                         for label-backed namespaces (ndctl init-labels,
-#                         create/destroy-namespace); its backing file holds
-#                         SIZE + 128 KiB so the region stays SIZE-aligned
-#   --mem SIZE            guest RAM, NNNM or NNNG (default 2G)
-#   --nvme-cmb MB         an NVMe controller (QEMU's nvme, a 64 MiB namespace
-#                         in a sparse file next to the NVDIMMs' and recreated
-#                         empty every boot) with a controller memory buffer
-#                         of MB MiB (a power of two, 2 or more), which the
-#                         guest's nvme driver publishes as p2pdma memory
-#                         (MEMORY_DEVICE_PCI_P2PDMA, under
-#                         /sys/bus/pci/devices/*/p2pmem); adds
-#                         nvme.use_cmb_sqes=0, so that no queue lives there
-#   --soft-reserved SIZE  SIZE (NNNM or NNNG, a multiple of 128M) more RAM,
-#                         marked soft reserved with
-#                         memmap=SIZE%ADDR-1+0xefffffff: the kernel leaves it
-#                         to dax_hmem, which makes it a device-dax instance
-#                         (MEMORY_DEVICE_GENERIC without an altmap), as
-#                         firmware does for HBM or CXL memory
-#   --device-reserved SIZE  SIZE (a multiple of 128M, at least 512M) more
-#                         RAM, marked reserved with memmap=SIZE%ADDR-1+2:
-#                         memory the kernel does not use, for test_hmm's
-#                         device-coherent devices (spm_addr_dev0/1)
-#                         The carved ranges come from RAM above 4 GiB,
-#                         soft reserved first, at 4 GiB; --mem stays the
-#                         RAM the guest has, which must be 2G or more, and
-#                         2816M or more with the carved ranges (q35 maps
-#                         2 GiB below 4 GiB and the rest from 4 GiB on once
-#                         the total reaches 2.75 GiB); --numa does not take
-#                         them.
-#   --cxl-pmem SIZE       a CXL type-3 memory device with SIZE (NNNM or NNNG,
-#                         a multiple of 256M) of persistent capacity in a
-#                         sparse file in $MZ_VM_DIR and a 128 KiB label
-#                         area, recreated empty unless --keep-nvdimm
-#   --cxl-ram SIZE        a CXL type-3 memory device with SIZE (a multiple
-#                         of 256M) of volatile capacity, QEMU's memory
-#                         Either makes the machine CXL-capable: a CXL host
-#                         bridge (pxb-cxl) with a root port per device and
-#                         one fixed memory window for both, which the
-#                         guest's cxl tool makes regions in (no region
-#                         exists at boot: the firmware programs no
-#                         decoder).  Needs QEMU 10 or newer (MZ_QEMU;
-#                         make qemu fetches one): QEMU 7.2's cxl-type3
-#                         has one persistent memdev and no volatile
-#                         capacity.
-#   --smp N               guest CPUs (default 2)
-#   --numa                three NUMA nodes, as hosts with pmem or CXL memory
-#                         have them: node 0 with CPU 0 (CPUs 0-1 with
-#                         --smp 5 or more) and half the RAM, node 1 with
-#                         the other CPUs, the rest of the RAM
-#                         but 256 MiB, and every NVDIMM, and node 2 with
-#                         256 MiB of RAM and no CPU (a memory-only node),
-#                         nearer to node 1 (distance 15) than to node 0
-#                         (30; 0 to 1: 20).  Every CPU is a socket of its
-#                         own, so that no cache is shared across nodes
-#                         (--no-shared-llc).
-#                         Needs --smp 2 or more and --mem 1G or more.
-#   --no-shared-llc       every CPU a socket of its own: no two CPUs share
-#                         a last-level cache, so the scheduler sees what a
-#                         kernel without CONFIG_SCHED_MC sees (no domain
-#                         with SD_SHARE_LLC, cpus_share_cache() false)
-#   --keep-nvdimm         reuse the NVDIMM backing files' contents (default:
-#                         recreate them empty, i.e. label-less and zeroed)
-#   --console             also stream the guest console and the test's
-#                         output (interleaved as they come) to stderr
-#   --shell               interactive: no test, console on this terminal
-#                         (Ctrl-A X quits), no timeout or checks
-#   --dry-run             print, shell-quoted, the commands a run starts
-#                         with (the backing files' mkdir, rm and truncate)
-#                         and the QEMU command line, and exit, having
-#                         started and written nothing (QEMU is asked its
-#                         version only); the lines boot the guest as they
-#                         are.  With MZ_ACCEL=auto and no --accel it needs
-#                         kvm-probe.sh's answer without a boot (no KVM
-#                         device, or a cached probe), else it is refused
-#
-# The QEMU command line is also the first line of the console log ("+ "),
-# the QEMU version the second ("# QEMU 10.0.2 (Debian ...)").  MZ_QEMU
-# names the QEMU (lib.sh).
-#
-# NVDIMM backing files are sparse files in $MZ_VM_DIR (default
-# $MZ_VM_FILES), locked while a guest uses them.
+# guest/init runs /mz/tests/TEST ARG... and powers off.  The test's output
+# goes to stdout, progress and errors to stderr, the console to --log.
+# SIZE is a whole number of MiB or GiB: 512M, 2G.
+# Exit status: the test's; 1 when the guest timed out or did not finish or
+# the kernel reported a problem; 75 when it stalled before its test
+# started (booting again is safe); 2 for a usage error.
+# docs/developing.md, "Guests: vm.sh", says more.
 set -euo pipefail
 # shellcheck source=harness/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -153,66 +22,48 @@ REPORTS='BUG:|WARNING:|Oops|Kernel panic|KASAN|UBSAN|possible circular locking|I
 # dump_page() of a struct page nothing initialized (CONFIG_DEBUG_VM).
 REPORTS+='|is uninitialized and poisoned'
 
-accel=
-timeout=300
-boot_timeout=240
-log=
-appends=()
-nvdimms=1
-nvsize=$MZ_NVDIMM_SIZE
-labelsize=
-nvlabel=
-nvalign=
-nvmem='file'
-mem=2G
-smp=2
-keep=0
-console=0
-shell=0
-dry_run=0
-numa=0
-own_llc=0
-cmb=
-softres=
-devres=
-cxlpmem=
-cxlram=
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--accel|--timeout|--boot-timeout|--log|--append|--nvdimms|--nvdimm-size|--label-size|--nvdimm-align|--nvdimm-memory|--label-nvdimm|--mem|--smp|--nvme-cmb|--soft-reserved|--device-reserved|--cxl-pmem|--cxl-ram)
-		mz_need_value "$1" $#
-		case "$1" in
-		--accel) accel=$2 ;;
-		--timeout) timeout=$2 ;;
-		--boot-timeout) boot_timeout=$2 ;;
-		--log) log=$2 ;;
-		--append) appends+=("$2") ;;
-		--nvdimms) nvdimms=$2 ;;
-		--nvdimm-size) nvsize=$2 ;;
-		--label-size) nvlabel=$2 ;;
-		--nvdimm-align) nvalign=$2 ;;
-		--nvdimm-memory) nvmem=$2 ;;
-		--label-nvdimm) labelsize=$2 ;;
-		--mem) mem=$2 ;;
-		--smp) smp=$2 ;;
-		--nvme-cmb) cmb=$2 ;;
-		--soft-reserved) softres=$2 ;;
-		--device-reserved) devres=$2 ;;
-		--cxl-pmem) cxlpmem=$2 ;;
-		--cxl-ram) cxlram=$2 ;;
-		esac
-		shift 2 ;;
-	--keep-nvdimm) keep=1; shift ;;
-	--numa) numa=1; shift ;;
-	--no-shared-llc) own_llc=1; shift ;;
-	--console) console=1; shift ;;
-	--shell) shell=1; shift ;;
-	--dry-run) dry_run=1; shift ;;
-	-h|--help) mz_help ;;
-	-*) mz_arg_error "unknown option '$1'" ;;
-	*) break ;;
-	esac
-done
+size='^[1-9][0-9]*[MG]$' count='^[1-9][0-9]*$'
+mz_opt --accel accel '' 'kvm|tcg' '^(kvm|tcg)$' \
+	"QEMU's accelerator; without it MZ_ACCEL's, and for MZ_ACCEL=auto kvm-probe.sh's answer for this kernel"
+mz_opt --timeout timeout 300 SECONDS "$count" 'kill the guest after this long'
+mz_opt --boot-timeout boot_timeout 240 SECONDS "$count" \
+	'kill it earlier, exit 75, when its test has not started by then; --timeout if that is shorter'
+mz_opt --log log '' FILE '.' \
+	"the console log, else \$MZ_LOGS/vm-TEST.log; the test's output goes to FILE's .test.log sibling"
+mz_opt --append 'appends[]' '' TEXT '^[^[:cntrl:]]+$' 'more kernel command line (repeatable)'
+mz_opt --nvdimms nvdimms 1 N '^[0-9]+$' 'how many NVDIMMs, 0 for none'
+mz_opt --nvdimm-size nvsize "$MZ_NVDIMM_SIZE" SIZE "$size" "each NVDIMM's size; MZ_NVDIMM_SIZE sets the default"
+mz_opt --label-size nvlabel '' SIZE '^[1-9][0-9]*[KM]$' \
+	'a label area for each of the --nvdimms, beyond --nvdimm-size: K or M, a multiple of 128K'
+mz_opt --nvdimm-align nvalign '' SIZE "$size" \
+	"align each NVDIMM's backend, and so its region, to SIZE in guest physical memory"
+mz_opt --nvdimm-memory nvmem file 'file|ram' '^(file|ram)$' \
+	"what holds the NVDIMMs' contents: sparse files in MZ_VM_DIR, or QEMU's memory, nothing on disk"
+mz_opt --label-nvdimm labelsize '' SIZE "$size" \
+	'one more NVDIMM of SIZE, with a 128K label area (label-backed namespaces)'
+mz_opt --mem mem 2G SIZE "$size" 'guest RAM'
+mz_opt --smp smp 2 N "$count" 'guest CPUs'
+mz_opt --nvme-cmb cmb '' MIB "$count" \
+	'an NVMe controller with a memory buffer of MIB MiB (a power of two, 2 or more): p2pdma memory'
+mz_opt --soft-reserved softres '' SIZE "$size" \
+	'more RAM marked soft reserved, a multiple of 128M: dax_hmem makes it a device-dax instance'
+mz_opt --device-reserved devres '' SIZE "$size" \
+	"more RAM marked reserved, a multiple of 128M and 512M or more: test_hmm's device-coherent devices"
+mz_opt --cxl-pmem cxlpmem '' SIZE "$size" \
+	'a CXL type-3 device with SIZE (a multiple of 256M) of persistent capacity, in a sparse file'
+mz_opt --cxl-ram cxlram '' SIZE "$size" \
+	'a CXL type-3 device with SIZE (a multiple of 256M) of volatile capacity'
+mz_flag --numa numa \
+	'three NUMA nodes: CPUs and RAM; CPUs, RAM and the NVDIMMs; RAM only (needs --smp 2 or more, --mem 1G or more)'
+mz_flag --no-shared-llc own_llc 'every CPU a socket of its own: no CPUs share a last-level cache'
+mz_flag --keep-nvdimm keep "keep the backing files' contents instead of recreating them empty"
+mz_flag --console console "also stream the console and the test's output to stderr"
+mz_flag --shell shell 'interactive: no test, the console on this terminal (Ctrl-A X quits), no checks'
+mz_flag --dry-run dry_run \
+	"print the commands a run starts with, QEMU's last, and exit: start nothing, write nothing"
+mz_parse --in-order "$@"
+set -- ${MZ_OPERANDS[@]+"${MZ_OPERANDS[@]}"}
+
 [ $# -ge 2 ] || mz_arg_error "want BUILD_DIR INITRAMFS [--] TEST [ARG...], or --shell BUILD_DIR INITRAMFS"
 build=$1 initrd=$2
 shift 2
@@ -225,66 +76,46 @@ else
 	test=$1
 	shift
 	targs=("$@")
+	mz_form TEST "$test" '^[A-Za-z0-9_][A-Za-z0-9._-]*$' 'a guest test name (letters, digits, ., _, -)'
 fi
-
-size='^[1-9][0-9]*[MG]$' sizewant='a size such as 512M or 2G'
-[ -z "$accel" ] || mz_form --accel "$accel" '^(kvm|tcg)$' 'kvm or tcg'
-case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
-mz_form --timeout "$timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
-mz_form --boot-timeout "$boot_timeout" '^[1-9][0-9]*$' 'seconds, 1 or more'
-# A guest that has not started its test when the run's own timeout comes
-# has stalled during boot, whichever of the two is shorter: nothing ran.
-[ "$boot_timeout" -le "$timeout" ] || boot_timeout=$timeout
-mz_form --nvdimms "$nvdimms" '^[0-9]+$' 'a count, 0 or more'
-mz_form --smp "$smp" '^[1-9][0-9]*$' 'a CPU count, 1 or more'
-mz_form --nvdimm-size "$nvsize" "$size" "$sizewant"
-[ -z "$labelsize" ] || mz_form --label-nvdimm "$labelsize" "$size" "$sizewant"
-[ -z "$nvlabel" ] || mz_form --label-size "$nvlabel" '^[1-9][0-9]*[KM]$' 'a size such as 128K or 2M'
-[ -z "$nvalign" ] || mz_form --nvdimm-align "$nvalign" "$size" "$sizewant"
-mz_form --mem "$mem" "$size" "$sizewant"
-mz_form --nvdimm-memory "$nvmem" '^(file|ram)$' 'file or ram'
-if [ "$nvmem" = ram ] && { [ "$keep" = 1 ] || [ -n "$nvalign" ]; }; then
-	mz_arg_error "--nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align"
-fi
-[ -z "$cmb" ] || mz_form --nvme-cmb "$cmb" '^[1-9][0-9]*$' 'MiB, a power of two of 2 or more'
-[ -z "$softres" ] || mz_form --soft-reserved "$softres" "$size" "$sizewant"
-[ -z "$devres" ] || mz_form --device-reserved "$devres" "$size" "$sizewant"
-[ -z "$cxlpmem" ] || mz_form --cxl-pmem "$cxlpmem" "$size" "$sizewant"
-[ -z "$cxlram" ] || mz_form --cxl-ram "$cxlram" "$size" "$sizewant"
-[ -z "$test" ] || mz_form TEST "$test" '^[A-Za-z0-9_][A-Za-z0-9._-]*$' 'a guest test name (letters, digits, ., _, -)'
 for a in ${targs[@]+"${targs[@]}"}; do
 	# mz.args joins arguments with commas on the kernel command line.
 	[[ "$a" =~ ^[^[:space:],\"]+$ ]] || mz_arg_error "test arguments cannot be empty or hold spaces, commas or quotes: '$a'"
 done
+case "$MZ_ACCEL" in auto|kvm|tcg) ;; *) die "MZ_ACCEL=$MZ_ACCEL: not auto, kvm or tcg" ;; esac
 
+# What the declarations' forms cannot say, and the options that do not
+# go together.
 mib() { case "$1" in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; esac; }
 kib() { case "$1" in *K) echo "${1%K}" ;; *) echo $(($(mib "$1") * 1024)) ;; esac; }
+# multiple OPTION VALUE MIB WHY: VALUE, when given, is a multiple of MIB
+# MiB; else an error saying WHY.
+multiple() {
+	[ -z "$2" ] || [ $(($(mib "$2") % $3)) -eq 0 ] || mz_arg_error "$1 '$2': want a multiple of ${3}M ($4)"
+}
 if [ -n "$nvlabel" ] && [ $(($(kib "$nvlabel") % 128)) -ne 0 ]; then
-	mz_arg_error "--label-size '$nvlabel': want a multiple of 128K (QEMU's minimum label area)"
+	mz_arg_error "--label-size '$nvlabel': want a multiple of 128K (QEMU's smallest label area)"
+fi
+if [ -n "$cmb" ] && { [ "$cmb" -lt 2 ] || [ $((cmb & (cmb - 1))) -ne 0 ]; }; then
+	mz_arg_error "--nvme-cmb '$cmb': want a power of two of 2 or more (MiB)"
+fi
+multiple --soft-reserved "$softres" 128 'a memory section'
+multiple --device-reserved "$devres" 128 'a memory section'
+multiple --cxl-pmem "$cxlpmem" 256 "CXL's capacity unit"
+multiple --cxl-ram "$cxlram" 256 "CXL's capacity unit"
+softmib=0 devmib=0 cxlpmib=0 cxlrmib=0
+[ -z "$softres" ] || softmib=$(mib "$softres")
+[ -z "$devres" ] || devmib=$(mib "$devres")
+[ -z "$cxlpmem" ] || cxlpmib=$(mib "$cxlpmem")
+[ -z "$cxlram" ] || cxlrmib=$(mib "$cxlram")
+if [ -n "$devres" ] && [ "$devmib" -lt 512 ]; then
+	mz_arg_error "--device-reserved '$devres': want 512M or more (test_hmm's two devices take 256 MiB each)"
+fi
+if [ "$nvmem" = ram ] && { [ "$keep" = 1 ] || [ -n "$nvalign" ]; }; then
+	mz_arg_error "--nvdimm-memory ram keeps nothing and aligns nothing: it does not go with --keep-nvdimm or --nvdimm-align"
 fi
 if [ "$numa" = 1 ] && { [ "$smp" -lt 2 ] || [ "$(mib "$mem")" -lt 1024 ]; }; then
 	mz_arg_error "--numa needs --smp 2 or more and --mem 1G or more, not --smp $smp --mem $mem"
-fi
-
-if [ -n "$cmb" ] && { [ "$cmb" -lt 2 ] || [ $((cmb & (cmb - 1))) -ne 0 ]; }; then
-	mz_arg_error "--nvme-cmb takes a power of two of 2 or more (MiB), not $cmb"
-fi
-# The carved ranges: SIZE in MiB, each a multiple of a memory section.
-softmib=0 devmib=0
-[ -z "$softres" ] || softmib=$(mib "$softres")
-[ -z "$devres" ] || devmib=$(mib "$devres")
-if [ $((softmib % 128)) -ne 0 ] || [ $((devmib % 128)) -ne 0 ]; then
-	mz_arg_error "--soft-reserved '$softres', --device-reserved '$devres': want multiples of 128M"
-fi
-# A CXL device's capacity and a fixed memory window come in 256 MiB units.
-cxlpmib=0 cxlrmib=0
-[ -z "$cxlpmem" ] || cxlpmib=$(mib "$cxlpmem")
-[ -z "$cxlram" ] || cxlrmib=$(mib "$cxlram")
-if [ $((cxlpmib % 256)) -ne 0 ] || [ $((cxlrmib % 256)) -ne 0 ]; then
-	mz_arg_error "--cxl-pmem '$cxlpmem', --cxl-ram '$cxlram': want multiples of 256M (CXL's capacity unit)"
-fi
-if [ -n "$devres" ] && [ "$devmib" -lt 512 ]; then
-	mz_arg_error "--device-reserved '$devres': want 512M or more (test_hmm's two devices take 256 MiB each)"
 fi
 if [ $((softmib + devmib)) -gt 0 ]; then
 	if [ "$numa" = 1 ]; then
@@ -295,16 +126,25 @@ if [ $((softmib + devmib)) -gt 0 ]; then
 			"--soft-reserved and --device-reserved (so that q35 maps RAM above 4 GiB)"
 	fi
 fi
+# A guest that has not started its test when the run's own timeout comes
+# has stalled during boot, whichever of the two is shorter: nothing ran.
+[ "$boot_timeout" -le "$timeout" ] || boot_timeout=$timeout
 
 if [ "$MZ_QEMU" = qemu-system-x86_64 ]; then
 	need_tool qemu-system-x86_64 qemu-system-x86
 else
 	command -v "$MZ_QEMU" >/dev/null 2>&1 ||
-		die "MZ_QEMU=$MZ_QEMU: no such program; unset it for the host's qemu-system-x86_64, or fetch QEMU 10 with harness/vm/fetch-qemu.sh"
+		die "MZ_QEMU=$MZ_QEMU: no such program; unset it for the host's qemu-system-x86_64, or run 'make qemu' and set MZ_QEMU to the path it prints"
 fi
-qemu_version=$(mz_qemu_version)
-if [ $((cxlpmib + cxlrmib)) -gt 0 ] && ! mz_qemu_cxl_capable "$qemu_version"; then
-	die "--cxl-pmem and --cxl-ram need QEMU $MZ_QEMU_CXL_MIN or newer (full CXL type-3 emulation), and MZ_QEMU=$MZ_QEMU is $qemu_version: run 'make qemu' and set MZ_QEMU to the path it prints"
+# A dry run starts no QEMU, not even for its version.
+qemu_version=
+if [ "$dry_run" = 0 ]; then
+	qemu_version=$(mz_qemu_version)
+	if [ $((cxlpmib + cxlrmib)) -gt 0 ] && ! mz_qemu_cxl_capable "$qemu_version"; then
+		die "--cxl-pmem and --cxl-ram need QEMU $MZ_QEMU_CXL_MIN or newer (full CXL type-3 emulation), and MZ_QEMU=$MZ_QEMU is $qemu_version: run 'make qemu' and set MZ_QEMU to the path it prints"
+	fi
+elif [ $((cxlpmib + cxlrmib)) -gt 0 ]; then
+	warn "--dry-run: MZ_QEMU=$MZ_QEMU was not asked its version; --cxl-pmem and --cxl-ram need QEMU $MZ_QEMU_CXL_MIN or newer"
 fi
 bzimage=$(mz_boot_files "$build" "$initrd")
 
@@ -313,8 +153,12 @@ why=requested
 if [ -z "$accel" ]; then
 	why="MZ_ACCEL=$MZ_ACCEL"
 	if [ "$dry_run" = 1 ]; then
-		accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --no-boot --accel "$MZ_ACCEL" "$build" "$initrd") ||
+		# kvm-probe.sh --no-boot exits 3 when only a boot would tell.
+		rc=0
+		accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --no-boot --accel "$MZ_ACCEL" "$build" "$initrd") || rc=$?
+		[ "$rc" != 3 ] ||
 			die "--dry-run: the accelerator needs a KVM boot probe of this kernel ($why, none cached), which would start QEMU; give --accel kvm or tcg"
+		[ "$rc" = 0 ] || exit "$rc"
 	else
 		accel=$("$MZ_ROOT/harness/vm/kvm-probe.sh" --accel "$MZ_ACCEL" "$build" "$initrd")
 	fi

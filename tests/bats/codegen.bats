@@ -13,17 +13,10 @@
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 # shellcheck disable=SC2016 # the sed scripts hold assembly, not expansions
 bats_require_minimum_version 1.5.0
-
-setup_file() {
-	export ROOT H
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-}
+load common
 
 setup() {
-	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
-	export MZ_LOGS=$MZ_CACHE/logs
-	T=$BATS_TEST_TMPDIR
+	mz_test_dirs
 }
 
 # object NAME RANGE-BODY COMPOUND-BODY: $T/NAME.o, whose two functions
@@ -72,6 +65,7 @@ NT='"movnti %%rax,(%%rdi); movnti %%rax,8(%%rdi); movnti %%rax,16(%%rdi); movnti
 	run -1 --separate-stderr "$H/build/codegen-check.sh" "$T/one.o"
 	[[ "$stderr" == *"memmap_init_compound: not in"* ]]
 	run -2 "$H/build/codegen-check.sh"
+	[[ "$output" == "codegen-check.sh: error: want OBJECT (mm/mm_init.o of a "*" build), not 0 argument(s) (see --help)" ]]
 	run -1 "$H/build/codegen-check.sh" "$T/missing.o"
 }
 

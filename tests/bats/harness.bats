@@ -13,18 +13,11 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
-
-setup_file() {
-	export ROOT H
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-}
+load common
 
 setup() {
-	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
-	export MZ_LOGS=$MZ_CACHE/logs
+	mz_test_dirs
 	export MZ_ACCEL=${MZ_ACCEL:-tcg}
-	T=$BATS_TEST_TMPDIR
 }
 
 # A fake build directory and kernel tree, enough for initramfs.sh.
@@ -48,7 +41,9 @@ fake_build() {
 
 @test "deps.sh: arguments are a usage error" {
 	run -2 "$H/deps.sh" --now
-	[[ "$output" == *usage:* ]]
+	[ "$output" = "deps.sh: error: unknown option '--now' (see --help)" ]
+	run -2 "$H/deps.sh" now
+	[ "$output" = "deps.sh: error: want no arguments, not 1 argument(s) (see --help)" ]
 }
 
 @test "check.sh: prints the total, and past MZ_CHECK_BUDGET warns naming the slowest steps" {
@@ -88,6 +83,29 @@ fake_build() {
 	[[ "$stderr" != *"over its budget"* ]]
 }
 
+# facts_hits REGEX: the code lines (comments left out) of the harness, the
+# guest side and the Makefile that match the extended REGEX, as FILE:LINE.
+facts_hits() {
+	(cd "$ROOT" && git ls-files -co --exclude-standard harness guest Makefile |
+		xargs grep -nE -- "$1" /dev/null | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' | cut -d: -f1,2) || true
+}
+
+@test "each fact is defined once: devices, sizes, the QEMU version CXL needs (the variants: below)" {
+	# FACT@REGEX that a definition or a restatement matches@the file that
+	# defines it (at most one matching line there: a list spread over
+	# lines, as devices.txt's, matches none)
+	local row fact re home hits
+	for row in "the bench's devices@fsdax-dev.*(fsdax-mem|devdax-2m).*devprivate@harness/bench/devices.txt" \
+		"the bench's default size@sizes_arg[ =]+\"?[0-9]|default:? [0-9]+ ?[MGT]@harness/bench/bench.sh" \
+		"the QEMU version CXL needs@QEMU 1[0-9]\\b|QEMU_CXL_MIN:-[0-9]@harness/lib.sh"; do
+		IFS=@ read -r fact re home <<<"$row"
+		hits=$(facts_hits "$re")
+		[ "$(grep -c . <<<"$hits")" -eq "$(grep -c "^$home:" <<<"$hits")" ] &&
+			[ "$(grep -c "^$home:" <<<"$hits")" -le 1 ] ||
+			{ printf '%s: defined in %s, once; found:\n%s\n' "$fact" "$home" "$hits"; false; }
+	done
+}
+
 @test "the variants are named in one place: lib.sh (the streaming one) and matrix-cells.txt" {
 	# Code, not comments or messages' prose: a script or the Makefile
 	# that names a variant again is a second definition.
@@ -100,27 +118,54 @@ fake_build() {
 	[ -f "$ROOT/Kconfig.fragments/$output.config" ]
 }
 
-@test "every script that takes options: one standard for errors and --help" {
-	# SCRIPT|an option that takes a value|a bad value for it|what it
-	# wants|the other arguments the script needs to get that far
-	local row s o v want more
-	for row in "bench/bench.sh|--rebinds|x|not a number|" \
-		"matrix/matrix.sh|--jobs|0|want a number of guests|" \
-		"vm/vm.sh|--smp|0|want a CPU count|$T/b $T/i true" \
-		"vm/initramfs.sh|--add|nocolon|want SRC:DST|$T/b $T/o" \
-		"peers/check-ndctl.sh|--multiplier|0|want a number|" \
-		"peers/hmm-compare.sh|--timeout|0|want seconds|" \
-		"peers/ndctl-compare.sh|--runs|sometimes|want base, off or on|--names x --expect x --logs x"; do
-		IFS='|' read -r s o v want more <<<"$row"
+@test "every script that takes options: declared once (mz_opt), errors name the option and the value, --help lists each" {
+	# The declarations, as mz_parse prints them for MZ_LIST_OPTIONS=1:
+	# OPTION, METAVAR (- for a flag) and the REGEX a value must match.
+	local s o meta re v n=0
+	for s in $(cd "$H" && grep -l '^mz_parse' ./*/*.sh | sed 's|^\./||'); do
+		n=$((n + 1))
 		run -2 "$H/$s" --no-such-option
 		[ "$output" = "${s#*/}: error: unknown option '--no-such-option' (see --help)" ] || { echo "$s: $output"; false; }
-		run -2 "$H/$s" "$o"
-		[ "$output" = "${s#*/}: error: $o needs a value (see --help)" ] || { echo "$s: $output"; false; }
-		# shellcheck disable=SC2086 # $more: the arguments, split
-		run -2 "$H/$s" "$o" "$v" $more
-		[[ "$output" == "${s#*/}: error: $o '$v': "*"$want"*" (see --help)" ]] || { echo "$s: $output"; false; }
 		run -0 "$H/$s" --help
-		[[ "${lines[0]}" == "${s#*/}"* ]] || { echo "$s --help: ${lines[0]}"; false; }
+		local help=$output
+		[[ "${lines[0]}" == "${s#*/}: "* ]] || { echo "$s --help: ${lines[0]}"; false; }
+		run -0 env MZ_LIST_OPTIONS=1 "$H/$s"
+		[ -n "$output" ] || { echo "$s declares no option"; false; }
+		while IFS=$'\t' read -r o meta re; do
+			grep -qE -- "^  $o( |\$)" <<<"$help" || { echo "$s --help lacks $o"; false; }
+			if [ "$meta" = - ]; then
+				run -2 "$H/$s" "$o=x"
+				[ "$output" = "${s#*/}: error: $o takes no value, not 'x' (see --help)" ] || { echo "$s: $output"; false; }
+				continue
+			fi
+			run -2 "$H/$s" "$o"
+			[ "$output" = "${s#*/}: error: $o needs a value (see --help)" ] || { echo "$s: $output"; false; }
+			v='@ not a value'
+			[[ "$v" =~ $re ]] && continue
+			run -2 "$H/$s" "$o" "$v"
+			[[ "$output" == "${s#*/}: error: $o '$v': want $meta ("*"), of the form $re (see --help)" ]] ||
+				{ echo "$s $o: $output"; false; }
+			run -2 "$H/$s" "$o=$v"
+			[[ "$output" == "${s#*/}: error: $o '$v': want $meta ("* ]] || { echo "$s $o=: $output"; false; }
+		done <<<"$output"
+	done
+	# bench, matrix, vm, initramfs, kvm-probe, check-ndctl, hmm-compare,
+	# ndctl-compare, send-prep.
+	[ "$n" -ge 9 ] || { echo "only $n scripts use mz_parse"; false; }
+}
+
+@test "one way to take options: every script through mz_parse or mz_operands, none with a parser of its own" {
+	local s hits
+	hits=$(cd "$ROOT" && grep -nE 'while \[ "?\$#"? -gt 0 \]|getopts? |mz_need_value|^usage\(\)|^case "\$\{?1(:-)?\}?" in|^if \[ "\$\{?1(:-)?\}?" = -' \
+		harness/*.sh harness/*/*.sh | grep -v '^harness/lib.sh:' || true)
+	[ -z "$hits" ] || { echo "$hits"; false; }
+	# Every script: --help prints its header, an unknown option is an
+	# error that names it, before the script does anything.
+	for s in $(cd "$H" && find . -maxdepth 2 -name '*.sh' ! -path ./lib.sh | sed 's|^\./||' | sort); do
+		run -0 "$H/$s" --help
+		[[ "${lines[0]}" == "${s##*/}: "* ]] || { echo "$s --help: ${lines[0]}"; false; }
+		run -2 "$H/$s" --no-such-option
+		[ "$output" = "${s##*/}: error: unknown option '--no-such-option' (see --help)" ] || { echo "$s: $output"; false; }
 	done
 }
 
@@ -143,7 +188,9 @@ fake_build() {
 	for ov in "--accel foo" "--accel auto" "--timeout 0" "--timeout abc" "--boot-timeout 0" \
 		"--nvdimm-size 3X" "--nvdimms -1" "--smp 0" "--mem 2T" "--label-nvdimm 1K" \
 		"--label-size 1G" "--nvdimm-align x" "--nvdimm-memory disk" "--nvme-cmb 0" \
-		"--soft-reserved 512" "--device-reserved 1k" "--cxl-pmem 256" "--cxl-ram M"; do
+		"--soft-reserved 512" "--device-reserved 1k" "--cxl-pmem 256" "--cxl-ram M" \
+		"--label-size 100K" "--nvme-cmb 3" "--soft-reserved 100M" "--device-reserved 256M" \
+		"--cxl-pmem 384M" "--cxl-ram 1000M"; do
 		read -r o v <<<"$ov"
 		run -2 "$H/vm/vm.sh" "$o" "$v" build initrd true
 		[[ "$output" == "vm.sh: error: $o '$v': want "* ]] || { echo "$ov: $output"; false; }
@@ -162,26 +209,30 @@ fake_build() {
 
 @test "kvm-probe.sh: argument errors" {
 	run -2 "$H/vm/kvm-probe.sh"
-	[[ "$output" == *usage:* ]]
+	[ "$output" = "kvm-probe.sh: error: want BUILD_DIR INITRAMFS, not 0 arguments (see --help)" ]
 	run -2 "$H/vm/kvm-probe.sh" build
 	run -2 "$H/vm/kvm-probe.sh" build initrd extra
 }
 
 @test "verify-config.sh: argument errors" {
 	run -2 "$H/build/verify-config.sh"
-	[[ "$output" == *usage:* ]]
+	[ "$output" = "verify-config.sh: error: want [--src KERNEL_TREE] CONFIG FRAGMENT..., not 0 arguments (see --help)" ]
 	run -2 "$H/build/verify-config.sh" .config
 	run -2 "$H/build/verify-config.sh" --src
+	run -2 "$H/build/verify-config.sh" --src "$T/nosuch" .config frag
+	[[ "$output" == *"--src '$T/nosuch': no such directory"* ]]
 }
 
 @test "build-kernel.sh, fetch-base.sh, tree.sh: argument errors" {
 	run -2 "$H/build/build-kernel.sh"
-	[[ "$output" == *usage:* ]]
+	[ "$output" = "build-kernel.sh: error: want [--base|--first] VARIANT, not 0 arguments (see --help)" ]
 	run -2 "$H/build/build-kernel.sh" base
+	[[ "$output" == "build-kernel.sh: error: VARIANT 'base': want guest or a variant of Kconfig.fragments/ (guest "* ]]
 	run -2 "$H/build/build-kernel.sh" a/b
 	run -2 "$H/build/build-kernel.sh" guest extra
 	run -2 "$H/build/build-kernel.sh" --first
-	[[ "$output" == *"usage: build-kernel.sh [--base|--first] VARIANT"* ]]
+	run -2 "$H/build/build-kernel.sh" --base --first guest
+	[ "$output" = "build-kernel.sh: error: --base --first: want one of them at most (see --help)" ]
 	# The first series alone is built on 7.3.4 only.
 	MZ_BUILD_KIND=upstream run -1 "$H/build/build-kernel.sh" --first stream-y
 	[[ "$output" == *"--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together"* ]]
@@ -242,7 +293,9 @@ fake_build() {
 	# Whatever happens, nothing is written to the repository's patches/.
 	export MZ_PATCHES=$T/patches
 	run -2 "$H/series/upstream.sh"
+	[ "$output" = "upstream.sh: error: want export|apply|base, not 0 argument(s) (see --help)" ]
 	run -2 "$H/series/upstream.sh" bogus
+	[ "$output" = "upstream.sh: error: SUBCOMMAND 'bogus': want export, apply or base (see --help)" ]
 	MZ_UPSTREAM_SRC='' run -1 "$H/series/upstream.sh" apply
 	[[ "$output" == *"set MZ_UPSTREAM_SRC to a git kernel tree with v11"* ]]
 	MZ_UPSTREAM_SRC=$T/none run -1 "$H/series/upstream.sh" base
@@ -441,7 +494,7 @@ fake_qemu_debs() {
 @test "fetch-qemu.sh: a library the host lacks is named, and nothing is left half made" {
 	fake_qemu_debs mzmissing
 	run -1 --separate-stderr "$H/vm/fetch-qemu.sh"
-	[[ "$stderr" == *"QEMU 10 needs libraries this host lacks: libmzmissing.so "* ]]
+	[[ "$stderr" == *"QEMU "*" needs libraries this host lacks: libmzmissing.so "* ]]
 	[ ! -e "$MZ_CACHE/qemu" ]
 	[ -z "$(find "$MZ_CACHE" -maxdepth 1 -name 'qemu.new.*')" ]
 }
@@ -490,9 +543,8 @@ fake_qemu_debs() {
 # --- build-kernel.sh and verify-config.sh -----------------------------------
 
 @test "build-kernel.sh: unknown variant" {
-	run -1 "$H/build/build-kernel.sh" nosuchvariant
-	[[ "$output" == *"unknown variant 'nosuchvariant'"* ]]
-	[[ "$output" == *"variants: guest"* ]]
+	run -2 "$H/build/build-kernel.sh" nosuchvariant
+	[[ "$output" == *"VARIANT 'nosuchvariant': want guest or a variant of Kconfig.fragments/ (guest "*" stream-y"* ]]
 }
 
 @test "verify-config.sh: all options present" {
@@ -583,7 +635,7 @@ fake_qemu_debs() {
 	run -0 --separate-stderr "$H/vm/kvm-probe.sh" --accel tcg "$T/nobuild" "$T/noinitrd"
 	[ "$output" = tcg ]
 	run -2 --separate-stderr "$H/vm/kvm-probe.sh" --accel fast "$T/nobuild" "$T/noinitrd"
-	[[ "$stderr" == *"accelerator 'fast': not auto, kvm or tcg"* ]]
+	[[ "$stderr" == "kvm-probe.sh: error: --accel 'fast': want auto|kvm|tcg ("* ]]
 	run -2 "$H/vm/kvm-probe.sh" --accel
 }
 
@@ -649,8 +701,10 @@ fake_kernel() {
 	[[ "${lines[-1]}" == "$T/bin/q10 -machine q35,nvdimm=on "* ]]
 	MZ_QEMU=$T/bin/nosuch run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
 		"$T/build" "$T/initrd" true
-	[[ "$stderr" == *"MZ_QEMU=$T/bin/nosuch: no such program; unset it for the host's qemu-system-x86_64, or fetch QEMU 10 with harness/vm/fetch-qemu.sh"* ]]
-	MZ_QEMU=$T/bin/other run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+	[[ "$stderr" == *"MZ_QEMU=$T/bin/nosuch: no such program; unset it for the host's qemu-system-x86_64, or run 'make qemu' and set MZ_QEMU to the path it prints"* ]]
+	# A program that is not QEMU: its version, which a run asks before it
+	# writes anything (a dry run does not ask).
+	MZ_QEMU=$T/bin/other run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --nvdimms 0 \
 		"$T/build" "$T/initrd" true
 	[[ "$stderr" == *"MZ_QEMU=$T/bin/other --version printed 'not a qemu', not a QEMU version"* ]]
 }
@@ -692,13 +746,17 @@ fake_kernel() {
 	# No CXL: no cxl=on.
 	MZ_QEMU=$T/bin/q10 run -0 "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 "$T/build" "$T/initrd" true
 	[[ "$output" == *" -machine q35,nvdimm=on "* ]] && [[ "$output" != *cxl* ]]
-	# QEMU 7.2: refused, saying what to do.
-	MZ_QEMU=$T/bin/q7 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+	# QEMU 7.2: refused before anything is written, saying what to do (a
+	# dry run asks QEMU nothing and says so).
+	MZ_QEMU=$T/bin/q7 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --nvdimms 0 \
 		--cxl-ram 256M "$T/build" "$T/initrd" true
 	[[ "$stderr" == *"--cxl-pmem and --cxl-ram need QEMU 10 or newer (full CXL type-3 emulation), and MZ_QEMU=$T/bin/q7 is QEMU 7.2.22 (test): run 'make qemu'"* ]]
+	MZ_QEMU=$T/bin/q7 run -0 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run --nvdimms 0 \
+		--cxl-ram 256M "$T/build" "$T/initrd" true
+	[[ "$stderr" == *"--dry-run: MZ_QEMU=$T/bin/q7 was not asked its version; --cxl-pmem and --cxl-ram need QEMU 10 or newer"* ]]
 	# The oldest QEMU for CXL is one fact (MZ_QEMU_CXL_MIN): vm.sh and
 	# mz_qemu_cxl, which picks the CXL guests' QEMU, both follow it.
-	MZ_QEMU_CXL_MIN=11 MZ_QEMU=$T/bin/q10 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg --dry-run \
+	MZ_QEMU_CXL_MIN=11 MZ_QEMU=$T/bin/q10 run -1 --separate-stderr "$H/vm/vm.sh" --accel tcg \
 		--nvdimms 0 --cxl-ram 256M "$T/build" "$T/initrd" true
 	[[ "$stderr" == *"--cxl-pmem and --cxl-ram need QEMU 11 or newer"* ]]
 	# shellcheck disable=SC2016
@@ -709,40 +767,88 @@ fake_kernel() {
 	[[ "$output" == "CXL memory needs QEMU 11 or newer"* ]]
 	# Sizes come in 256 MiB units.
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-pmem 384M "$T/build" "$T/initrd" true
-	[[ "$output" == *"--cxl-pmem '384M', --cxl-ram '': want multiples of 256M"* ]]
+	[[ "$output" == *"--cxl-pmem '384M': want a multiple of 256M"* ]]
 	MZ_QEMU=$T/bin/q10 run -2 "$H/vm/vm.sh" --accel tcg --dry-run --cxl-ram 1T "$T/build" "$T/initrd" true
 }
 
-@test "vm.sh --dry-run: starts no guest and writes nothing, the probe's boot included" {
+@test "vm.sh --dry-run starts nothing and writes nothing" {
 	fake_kernel
+	# A QEMU that records every call, its version query included.
 	mkdir -p "$T/bin"
-	# A QEMU that notes every start but the version query.
 	# shellcheck disable=SC2016 # expanded by the fake QEMU
-	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "QEMU emulator version 10.0.2 (test)"; exit 0; }\necho "$*" >>"%s"\n' \
-		"$T/started" >"$T/bin/q10"
-	chmod +x "$T/bin/q10"
-	dry() { MZ_QEMU=$T/bin/q10 MZ_VM_DIR=$T/vm MZ_ACCEL=auto "$H/vm/vm.sh" "$@"; }
-	args=(--dry-run --nvdimms 1 --nvdimm-size 1G --label-nvdimm 1G --nvme-cmb 2 --cxl-pmem 256M "$T/build" "$T/initrd" true)
-	# MZ_ACCEL=auto with a usable KVM device (/dev/null stands in) and no
-	# cached answer: only a boot would tell, so the dry run is refused.
-	MZ_KVM_DEV=/dev/null run -1 --separate-stderr dry "${args[@]}"
-	[[ "$stderr" == *"--dry-run: the accelerator needs a KVM boot probe of this kernel (MZ_ACCEL=auto, none cached), which would start QEMU; give --accel kvm or tcg"* ]]
-	[ ! -e "$T/started" ] && [ ! -e "$T/vm" ] && [ ! -e "$MZ_CACHE" ]
-	# Without a KVM device the answer is tcg at once; with a cached answer,
-	# that one.  Either way nothing is started or written.
-	MZ_KVM_DEV=$T/no-kvm run -0 --separate-stderr dry "${args[@]}"
-	[[ "${lines[-1]}" == "$T/bin/q10 -machine q35,nvdimm=on,cxl=on -accel tcg "* ]]
-	mkdir -p "$MZ_CACHE/accel-probe"
-	echo kvm >"$MZ_CACHE/accel-probe/$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)"
-	MZ_KVM_DEV=/dev/null run -0 --separate-stderr dry "${args[@]}"
-	[[ "${lines[-1]}" == "$T/bin/q10 -machine q35,nvdimm=on,cxl=on -accel kvm "* ]]
-	[ ! -e "$T/started" ] && [ ! -e "$T/vm" ]
-	[ "$(find "$MZ_CACHE" -type f | wc -l)" -eq 1 ]
-	# The lines printed before QEMU's make its files.
-	[[ "$output" == "mkdir -p $T/vm"$'\n'* ]]
+	printf '#!/bin/sh\necho "$*" >>"%s"\necho "QEMU emulator version 10.0.2 (test)"\n' \
+		"$T/qemu-calls" >"$T/bin/qemu"
+	chmod +x "$T/bin/qemu"
+	# Everything a run could write to starts empty (or absent), in D.
+	D=$T/dry
+	mkdir -p "$D/cache" "$D/home" "$D/tmp" "$D/cwd"
+	dry() {
+		(cd "$D/cwd" && env -u XDG_CACHE_HOME MZ_QEMU="$T/bin/qemu" MZ_CACHE="$D/cache" \
+			MZ_LOGS="$D/logs" MZ_VM_DIR="$D/vm" HOME="$D/home" TMPDIR="$D/tmp" "$@")
+	}
+	devices=(--nvdimm-memory file --label-nvdimm 1G --nvme-cmb 2 --cxl-pmem 256M --cxl-ram 256M)
+	# snapshot: every path in D with its type and size, and every file's
+	# digest; nothing_new: no QEMU started, and D as its last snapshot.
+	snapshot() {
+		(cd "$D" && find . -printf '%p %y %s\n' | sort && find . -type f -exec sha256sum {} + | sort)
+	}
+	nothing_new() {
+		[ ! -e "$T/qemu-calls" ] || { echo "QEMU started: $(cat "$T/qemu-calls")"; false; }
+		diff "$T/before" <(snapshot) || { echo "written: the lines above"; false; }
+	}
+	snapshot >"$T/before"
+	# --accel tcg, a log in a folder that does not exist yet.
+	run -0 --separate-stderr dry MZ_ACCEL=auto "$H/vm/vm.sh" --dry-run --accel tcg "${devices[@]}" \
+		--log "$D/logs/new/vm.log" "$T/build" "$T/initrd" true
+	nothing_new
+	# The lines it prints make the files, QEMU's command line last.
+	[[ "$output" == "mkdir -p $D/vm"$'\n'* ]]
 	for f in nvdimm0.img nvdimm-label.img nvme.img cxl-pmem.img cxl-lsa.img; do
-		[[ "$output" == *$'\ntruncate -s '*" $T/vm/$f"$'\n'* ]] || { echo "no truncate of $f"; false; }
+		[[ "$output" == *$'\ntruncate -s '*" $D/vm/$f"$'\n'* ]] || { echo "no truncate of $f"; false; }
 	done
+	[[ "$output" == *$'\nmkdir -p '"$D/logs/new"$'\n'"$T/bin/qemu -machine q35,nvdimm=on,cxl=on -accel tcg "* ]]
+	# QEMU was not asked its version: the dry run says so for CXL.
+	[[ "$stderr" == *"--dry-run: MZ_QEMU=$T/bin/qemu was not asked its version; --cxl-pmem and --cxl-ram need QEMU 10 or newer"* ]]
+	# Without --accel: MZ_ACCEL=auto and no usable KVM device (tcg at
+	# once), a log relative to the current folder.
+	run -0 --separate-stderr dry MZ_ACCEL=auto MZ_KVM_DEV="$D/no-kvm" "$H/vm/vm.sh" --dry-run \
+		"${devices[@]}" --log new/vm.log "$T/build" "$T/initrd" true
+	nothing_new
+	[[ "${lines[-1]}" == "$T/bin/qemu "*" -accel tcg "*",path=new/vm.log,"* ]]
+	# MZ_ACCEL=kvm (/dev/null stands in for a usable KVM device), tcg.
+	run -0 --separate-stderr dry MZ_ACCEL=kvm MZ_KVM_DEV=/dev/null "$H/vm/vm.sh" --dry-run \
+		"${devices[@]}" "$T/build" "$T/initrd" true
+	nothing_new
+	[[ "${lines[-1]}" == "$T/bin/qemu "*" -accel kvm -cpu host "* ]]
+	run -0 --separate-stderr dry MZ_ACCEL=tcg "$H/vm/vm.sh" --dry-run "${devices[@]}" "$T/build" "$T/initrd" true
+	nothing_new
+	# --shell, with --accel and without.
+	run -0 --separate-stderr dry MZ_ACCEL=auto "$H/vm/vm.sh" --dry-run --shell --accel tcg \
+		"${devices[@]}" "$T/build" "$T/initrd"
+	nothing_new
+	[[ "${lines[-1]}" == *" -serial mon:stdio" ]]
+	run -0 --separate-stderr dry MZ_ACCEL=auto MZ_KVM_DEV="$D/no-kvm" "$H/vm/vm.sh" --dry-run --shell \
+		"${devices[@]}" "$T/build" "$T/initrd"
+	nothing_new
+	# MZ_ACCEL=auto, a usable KVM device and no cached answer: only a boot
+	# would tell, so the dry run is refused, saying what to give.
+	run -1 --separate-stderr dry MZ_ACCEL=auto MZ_KVM_DEV=/dev/null "$H/vm/vm.sh" --dry-run \
+		"${devices[@]}" "$T/build" "$T/initrd" true
+	[[ "$stderr" == *"--dry-run: the accelerator needs a KVM boot probe of this kernel (MZ_ACCEL=auto, none cached), which would start QEMU; give --accel kvm or tcg"* ]]
+	nothing_new
+	# kvm-probe.sh --no-boot itself: exit 3, nothing written.
+	run -3 dry MZ_KVM_DEV=/dev/null "$H/vm/kvm-probe.sh" --no-boot "$T/build" "$T/initrd"
+	[ -z "$output" ]
+	nothing_new
+	# With a cached answer, that one, read and not written.
+	mkdir -p "$D/cache/accel-probe"
+	echo kvm >"$D/cache/accel-probe/$(sha256sum "$T/build/arch/x86/boot/bzImage" | cut -d' ' -f1)"
+	snapshot >"$T/before"
+	run -0 --separate-stderr dry MZ_ACCEL=auto MZ_KVM_DEV=/dev/null "$H/vm/vm.sh" --dry-run \
+		"${devices[@]}" "$T/build" "$T/initrd" true
+	nothing_new
+	[[ "${lines[-1]}" == "$T/bin/qemu -machine q35,nvdimm=on,cxl=on -accel kvm "* ]]
+	[[ "$stderr" == *"cached KVM probe for this kernel: kvm"* ]]
 }
 
 @test "vm.sh --nvdimm-memory ram: the NVDIMMs in QEMU's memory, no file; bad uses refused" {
@@ -776,7 +882,7 @@ fake_kernel() {
 	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory ram --nvdimm-align 1G "$T/build" "$T/initrd" true
 	[[ "$output" == *"--nvdimm-memory ram keeps nothing"* ]]
 	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory disk "$T/build" "$T/initrd" true
-	[[ "$output" == *"--nvdimm-memory 'disk': want file or ram"* ]]
+	[[ "$output" == *"--nvdimm-memory 'disk': want file|ram ("* ]]
 	run -2 "$H/vm/vm.sh" --accel tcg --nvdimm-memory "$T/build" "$T/initrd" true
 }
 
@@ -803,7 +909,7 @@ fake_kernel() {
 	[[ "$output" == *"power of two of 2 or more"* ]]
 	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --nvme-cmb 1 "$T/build" "$T/initrd" true
 	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --soft-reserved 100M "$T/build" "$T/initrd" true
-	[[ "$output" == *"multiples of 128M"* ]]
+	[[ "$output" == *"--soft-reserved '100M': want a multiple of 128M"* ]]
 	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --device-reserved 256M "$T/build" "$T/initrd" true
 	[[ "$output" == *"512M or more"* ]]
 	run -2 env MZ_VM_DIR="$T/vm" "$H/vm/vm.sh" --accel tcg --soft-reserved 256M "$T/build" "$T/initrd" true

@@ -7,13 +7,10 @@
 #   bats tests/bats/hmm-compare.bats
 
 bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	T=$BATS_TEST_TMPDIR
-	export MZ_CACHE=$T/cache
-	export MZ_LOGS=$MZ_CACHE/logs
+	mz_test_dirs
 	mkdir -p "$T/runs"
 }
 

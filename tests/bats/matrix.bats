@@ -6,12 +6,10 @@
 # cells booted are tests/bats/system/matrix.bats.
 
 bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
-	export MZ_LOGS=$MZ_CACHE/logs
+	mz_test_dirs
 }
 
 @test "ktap-count.awk: counts per group, top-level failures count" {
@@ -85,26 +83,30 @@ EOF2
 	m --params off,maybe
 	[[ "$output" == *"--params 'maybe': want a cell of"* ]]
 	m --jobs 0
-	[[ "$output" == *"--jobs '0': want a number of guests, 1 or more"* ]]
+	[ "$output" = "matrix.sh: error: --jobs '0': want N (guests run in parallel, one CPU each), of the form ^[1-9][0-9]*\$ (see --help)" ]
 	m --variants stream-y:none+maybe
-	[[ "$output" == *"--params 'maybe': want a cell"* ]]
+	[[ "$output" == *"--variants 'maybe': want a cell"* ]]
 	m --variants stream-y:
-	[[ "$output" == *"--variants 'stream-y:': want cells after ':'"* ]]
+	[[ "$output" == *"--variants 'stream-y:': want LIST ("* ]]
 	m --variants stream-y,stream-y:on
 	[[ "$output" == *"--variants 'stream-y': given twice"* ]]
 	m --variants :on
-	[[ "$output" == *"--variants '': want a variant"* ]]
+	[[ "$output" == *"--variants ':on': want LIST ("* ]]
 	m --params none,safer
 	[[ "$output" == *"--params 'safer': want a cell of harness/matrix/matrix-cells.txt (none, off, altmap, on, bogus, cxl, safe, numa, threads, distro)"* ]]
 	m --boot-timeout 0
-	[[ "$output" == *"--boot-timeout '0': want seconds, 1 or more"* ]]
+	[[ "$output" == *"--boot-timeout '0': want SECONDS ("* ]]
 	m --build "$BATS_TEST_TMPDIR/nosuch"
 	[[ "$output" == *"--build '$BATS_TEST_TMPDIR/nosuch': want a build-kernel.sh output directory"* ]]
 	m --guest-test '../x'
-	[[ "$output" == *"--guest-test '../x': want a test name"* ]]
+	[[ "$output" == *"--guest-test '../x': want NAME ("* ]]
 	m --set nosuch
-	[[ "$output" == *"--set 'nosuch': want check or debug"* ]]
+	[[ "$output" == *"--set 'nosuch': want check|debug ("* ]]
 	m --add
+	m --add nocolon
+	[[ "$output" == *"--add 'nocolon': want SRC:DST ("* ]]
+	m extra
+	[ "$output" = "matrix.sh: error: unexpected argument 'extra' (see --help)" ]
 	run -0 "$H/matrix/matrix.sh" --help
 	[[ "${lines[0]}" == "matrix.sh: run the memmap_init selftests"* ]]
 }
@@ -117,7 +119,7 @@ EOF2
 	mkdir -p "$nobuild/arch/x86/boot" && : >"$nobuild/arch/x86/boot/bzImage"
 	echo precious >"$L/notes.txt"
 	run -2 "$H/matrix/matrix.sh" --build "$nobuild" --variants stream-y --params none --logs "$L"
-	[[ "$output" == *"--logs $L holds files matrix.sh did not write"* ]]
+	[[ "$output" == *"--logs '$L' holds files matrix.sh did not write"* ]]
 	[ "$(cat "$L/notes.txt")" = precious ]
 	echo file >"$BATS_TEST_TMPDIR/file"
 	run -2 "$H/matrix/matrix.sh" --logs "$BATS_TEST_TMPDIR/file"

@@ -15,13 +15,10 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	T=$BATS_TEST_TMPDIR
-	export MZ_CACHE=$T/cache
-	export MZ_LOGS=$MZ_CACHE/logs
+	mz_test_dirs
 }
 
 # plan: a meson plan in $T/plan.json, {"builddir", "tests"}, with tests
@@ -273,6 +270,7 @@ compare() {
 	run -2 "$H/peers/ndctl-compare.sh"
 	[ "$output" = "ndctl-compare.sh: error: --runs is needed (see --help)" ]
 	run -2 "$H/peers/ndctl-compare.sh" --runs base,bogus --names x --expect x --logs x
+	[[ "$output" == "ndctl-compare.sh: error: --runs 'base,bogus': want R,R ("* ]]
 	runs base:a=pass,b=skip,c=fail
 	printf 'a maybe why\n' >"$T/expect"
 	run -1 compare base
@@ -283,11 +281,12 @@ compare() {
 	run -1 "$H/peers/ndctl-compare.sh" --runs off --names "$T/logs/names.txt" --expect "$T/expect" --logs "$T/logs"
 	[[ "$output" == *"off.out: no such file (run off did not run)"* ]]
 	run -2 "$H/peers/check-ndctl.sh" --runs base,sometimes
-	[[ "$output" == *"--runs 'sometimes': want base, off or on"* ]]
+	[[ "$output" == "check-ndctl.sh: error: --runs 'base,sometimes': want R,R (base, off or on: "*"), of the form "*" (see --help)" ]]
 	run -2 "$H/peers/check-ndctl.sh" --suites ndctl
 	run -2 "$H/peers/check-ndctl.sh" --multiplier 0
 	run -2 "$H/peers/check-ndctl.sh" --only 'a b'
 	run -2 "$H/peers/check-ndctl.sh" extra
+	[ "$output" = "check-ndctl.sh: error: unexpected argument 'extra' (see --help)" ]
 	run -2 "$H/peers/check-ndctl.sh" --expect "$T/none"
 	[[ "$output" == *"--expect '$T/none': no such file"* ]]
 	run -2 "$H/peers/check-ndctl.sh" --series-build "$T"

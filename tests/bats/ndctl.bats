@@ -16,6 +16,7 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load common
 
 setup_file() {
 	export REAL_TARBALL
@@ -25,10 +26,8 @@ setup_file() {
 }
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	T=$BATS_TEST_TMPDIR
-	export MZ_CACHE=$T/cache
-	export MZ_LOGS=$MZ_CACHE/logs MZ_NDCTL_TREE=$MZ_CACHE/ndctl
+	mz_test_dirs
+	export MZ_NDCTL_TREE=$MZ_CACHE/ndctl
 	export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@localhost
 	export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@localhost
 	unset MZ_FORCE MZ_NDCTL_TARBALL MZ_NDCTL_SHA256
@@ -67,7 +66,9 @@ nd() { git -C "$MZ_NDCTL_TREE" "$@"; }
 @test "fetch-ndctl.sh, ndctl-tree.sh, build-ndctl.sh: argument errors" {
 	run -2 "$ROOT/harness/series/fetch-ndctl.sh" extra
 	run -2 "$ROOT/harness/series/ndctl-tree.sh" bogus
+	[ "$output" = "ndctl-tree.sh: error: SUBCOMMAND 'bogus': want apply or export (see --help)" ]
 	run -2 "$ROOT/harness/series/ndctl-tree.sh" apply extra
+	[ "$output" = "ndctl-tree.sh: error: want [apply|export], not 2 argument(s) (see --help)" ]
 	run -2 "$ROOT/harness/build/build-ndctl.sh" extra
 	run -2 "$ROOT/harness/peers/check-ndctl-base.sh" extra
 }

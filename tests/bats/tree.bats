@@ -12,6 +12,7 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load common
 
 # from_of_tree: the From: line of every exported patch (lib.sh).
 from_of_tree() {
@@ -20,10 +21,8 @@ from_of_tree() {
 }
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	T=$BATS_TEST_TMPDIR
-	export MZ_CACHE=$T/cache
-	export MZ_LOGS=$MZ_CACHE/logs MZ_TREE=$MZ_CACHE/linux LINUX_SRC=$T/ksrc
+	mz_test_dirs
+	export MZ_TREE=$MZ_CACHE/linux LINUX_SRC=$T/ksrc
 	export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@localhost
 	export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@localhost
 	unset MZ_FORCE MZ_SUBJECT_PREFIX
@@ -76,6 +75,18 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[ -z "$(tree status --porcelain)" ]
 	run -0 --separate-stderr "$P/harness/series/tree.sh"
 	[[ "$stderr" == *"tree is up to date with patches/ (2 patches)"* ]]
+}
+
+@test "tree.sh, cover-letter.sh: a wrong subcommand or count is an error naming it, nothing made" {
+	run -2 "$P/harness/series/tree.sh" bogus
+	[ "$output" = "tree.sh: error: SUBCOMMAND 'bogus': want apply, base or first (see --help)" ]
+	run -2 "$P/harness/series/tree.sh" apply base
+	[ "$output" = "tree.sh: error: want [apply|base|first], not 2 argument(s) (see --help)" ]
+	[ ! -e "$MZ_TREE" ]
+	run -2 "$P/harness/series/cover-letter.sh" bogus "$ROOT/patches/0000-cover-letter.patch"
+	[ "$output" = "cover-letter.sh: error: SUBCOMMAND 'bogus': want extract (see --help)" ]
+	run -2 "$P/harness/series/cover-letter.sh" extract
+	[ "$output" = "cover-letter.sh: error: want extract FILE, not 1 argument(s) (see --help)" ]
 }
 
 @test "tree.sh: a LINUX_SRC that is not 7.3.y is refused" {

@@ -3,7 +3,7 @@
  * memremap_bench: time memremap_pages() of a device-private range.
  *
  * Harness code, not part of the patch series.  On load it reserves a free
- * physical address range of size_mb MiB with request_free_mem_region(),
+ * physical address range of size bytes with request_free_mem_region(),
  * describes it as one MEMORY_DEVICE_PRIVATE range (as lib/test_hmm.c does
  * for its chunks), and then, iterations times, maps it with
  * memremap_pages() -- which populates the vmemmap and runs
@@ -11,7 +11,7 @@
  * memunmap_pages().  Only memremap_pages() is timed.  Output, one line per
  * iteration and a final line, through the kernel log:
  *
- *   memremap_bench: iter=N size_mb=M memremap_ns=T
+ *   memremap_bench: iter=N size=BYTES memremap_ns=T
  *   memremap_bench: done iterations=N
  *
  * The range is released before init returns.  The module stays loaded
@@ -48,6 +48,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
@@ -55,10 +56,10 @@
 #error "memremap_bench needs CONFIG_DEVICE_PRIVATE=y (and CONFIG_ZONE_DEVICE=y)"
 #endif
 
-static unsigned long size_mb = 1024;
-module_param(size_mb, ulong, 0444);
-MODULE_PARM_DESC(size_mb,
-		 "Size of the device-private range in MiB, a multiple of the 2 MiB subsection (default 1024)");
+static unsigned long size = SZ_1G;
+module_param(size, ulong, 0444);
+MODULE_PARM_DESC(size,
+		 "Size of the device-private range in bytes, a multiple of the 2 MiB subsection (default 1073741824)");
 
 static int iterations = 10;
 module_param(iterations, int, 0444);
@@ -224,7 +225,6 @@ static int __init memremap_bench_init(void)
 {
 	struct dev_pagemap *pgmap = &memremap_bench_pgmap;
 	struct resource *res;
-	unsigned long size;
 	int i, ret = 0;
 
 	if (floor_pages)
@@ -234,23 +234,17 @@ static int __init memremap_bench_init(void)
 		pr_err("iterations=%d: must be at least 1\n", iterations);
 		return -EINVAL;
 	}
-	if (!size_mb || size_mb > (ULONG_MAX >> 20)) {
-		pr_err("size_mb=%lu: must be between 1 and %lu\n", size_mb,
-		       ULONG_MAX >> 20);
-		return -EINVAL;
-	}
-	size = size_mb << 20;
-	if (!IS_ALIGNED(size, SUBSECTION_SIZE)) {
-		pr_err("size_mb=%lu: must be a multiple of %lu MiB (one subsection)\n",
-		       size_mb, SUBSECTION_SIZE >> 20);
+	if (!size || !IS_ALIGNED(size, SUBSECTION_SIZE)) {
+		pr_err("size=%lu: must be a multiple of %lu bytes (one subsection), 1 or more\n",
+		       size, SUBSECTION_SIZE);
 		return -EINVAL;
 	}
 
 	res = request_free_mem_region(&iomem_resource, size, KBUILD_MODNAME);
 	if (IS_ERR_OR_NULL(res)) {
 		ret = res ? PTR_ERR(res) : -ENOMEM;
-		pr_err("request_free_mem_region(%lu MiB) failed: %d\n",
-		       size_mb, ret);
+		pr_err("request_free_mem_region(%lu bytes) failed: %d\n",
+		       size, ret);
 		return ret;
 	}
 
@@ -274,12 +268,12 @@ static int __init memremap_bench_init(void)
 		if (IS_ERR(addr)) {
 			/* memremap_pages() has already undone its own work. */
 			ret = PTR_ERR(addr);
-			pr_err("iter=%d: memremap_pages(%lu MiB) failed: %d\n",
-			       i, size_mb, ret);
+			pr_err("iter=%d: memremap_pages(%lu bytes) failed: %d\n",
+			       i, size, ret);
 			break;
 		}
 		memunmap_pages(pgmap);
-		pr_info("iter=%d size_mb=%lu memremap_ns=%llu\n", i, size_mb, t);
+		pr_info("iter=%d size=%lu memremap_ns=%llu\n", i, size, t);
 		cond_resched();
 	}
 

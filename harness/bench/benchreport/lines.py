@@ -10,11 +10,12 @@ The guest prints, for every bind and device:
   BENCH-PHASE device=D bind=K path=F1/F2/F calls=N ns=T
   BENCH-NDCTL device=D bind=K list_ns=T
   BENCH-INFO key=value...
+  BENCH-PLAN the guest's words, as it was given them
 
-KNOWN_DEVICES is the one device list: harness/bench/bench.sh and
-guest/tests/bench are checked against it (tests/bats/bench.bats).
+KNOWN_DEVICES comes from harness/bench/devices.txt, the one device list.
 """
 
+import os
 import re
 
 BACKENDS = ["base", "template", "template+streaming"]
@@ -36,8 +37,15 @@ BACKEND_OF = dict(THREADED, **{BASE_CPUS: "base"},
 RUNS = ["base", BASE_CPUS, "template", "template-threads", "template+streaming",
         "template+streaming-threads", "template-busy", "template-threads-busy"]
 METRICS = ["memmap_init_ns", "enable_ns"]
-KNOWN_DEVICES = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate", "cxl-fsdax-dev",
-                 "cxl-devdax"]
+with open(os.path.join(os.path.dirname(__file__), "..", "devices.txt"), encoding="utf-8") as _f:
+    KNOWN_DEVICES = [ln.split()[0] for ln in _f if ln.strip() and not ln.startswith("#")]
+# A boot's plan as the guest gets it (bench.sh's plan lines, after run=
+# and out=), in this order.
+GUEST_WORDS = ["devices", "rebinds", "size_bytes", "expect", "threads"]
+# What a run's plan line must give its guest: the backend its lines must
+# name (BACKEND_OF, else the run's own name) and how it runs threads.
+THREADS_OF = dict({r: "auto" for r in [*THREADED, BASE_CPUS]},
+                  **{r: "busy" for r in BUSY}, **{r: "busy1" for r in BUSY.values()})
 COMPARISONS = [("template", "base"), ("template+streaming", "base"),
                ("template+streaming", "template")]
 THREAD_COMPARISONS = [("template-threads", "template"),

@@ -3,11 +3,64 @@
 its binds, floor samples and facts, refusing anything that would make the
 numbers other than what the table says they are."""
 
-from .lines import BACKEND_OF, BUSY, FLOOR_RE, LINE_RE, MULTI, NDCTL_RE, PHASE_RE, ReportError
+import re
+import shlex
+
+from .lines import (BACKEND_OF, BUSY, FLOOR_RE, GUEST_WORDS, KNOWN_DEVICES, LINE_RE, MULTI,
+                    NDCTL_RE, PHASE_RE, RUNS, THREADS_OF, ReportError)
 
 
-def parse_run(label, path, devices, rebinds):
-    """Read one boot's output: (size_mb, binds, floors, info)."""
+def read_plan(path):
+    """Read bench.sh's plan: a line per boot of KEY=VALUE words, shell-
+    quoted: run= and out= for the host, GUEST_WORDS for the guest.  Returns
+    the boots, each a dict with "run", "out", "size_mib" and "words" (the
+    guest's words, as the guest prints them back), and the devices and
+    rebinds, which every boot shares."""
+    boots, shared = [], None
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ReportError(f"cannot read the plan {path}: {e.strerror}")
+    for n, line in enumerate(lines, 1):
+        where = f"plan {path}:{n}"
+        try:
+            words = shlex.split(line)
+        except ValueError as e:
+            raise ReportError(f"{where}: {e}")
+        kv = dict(w.split("=", 1) for w in words if "=" in w)
+        if sorted(kv) != sorted(["run", "out"] + GUEST_WORDS) or len(kv) != len(words):
+            raise ReportError(f"{where}: want run= out= {'= '.join(GUEST_WORDS)}=, not {line!r}")
+        run = kv["run"]
+        if run not in RUNS:
+            raise ReportError(f"{where}: unknown run '{run}'")
+        want = (BACKEND_OF.get(run, run), THREADS_OF.get(run, "1"))
+        if (kv["expect"], kv["threads"]) != want:
+            raise ReportError(f"{where}: run {run} is expect={want[0]} threads={want[1]}, "
+                              f"not expect={kv['expect']} threads={kv['threads']}")
+        devices = kv["devices"].split("+")
+        unknown = [d for d in devices if d not in KNOWN_DEVICES]
+        if unknown or len(set(devices)) != len(devices):
+            raise ReportError(f"{where}: devices '{kv['devices']}' unknown or twice")
+        if not re.fullmatch(r"[1-9][0-9]*", kv["rebinds"]):
+            raise ReportError(f"{where}: rebinds '{kv['rebinds']}' is not a number, 1 or more")
+        size = int(kv["size_bytes"]) if kv["size_bytes"].isdigit() else 0
+        if size <= 0 or size % (1 << 20):
+            raise ReportError(f"{where}: size_bytes '{kv['size_bytes']}' is not whole MiB")
+        if shared is None:
+            shared = (devices, int(kv["rebinds"]))
+        elif shared != (devices, int(kv["rebinds"])):
+            raise ReportError(f"{where}: every boot binds the same devices as often")
+        boots.append({"run": run, "out": kv["out"], "size_mib": size >> 20,
+                      "words": " ".join(w for w in words if not w.startswith(("run=", "out=")))})
+    if not boots:
+        raise ReportError(f"the plan {path} has no boot")
+    return boots, shared[0], shared[1]
+
+
+def parse_run(label, path, devices, rebinds, words):
+    """Read one boot's output, whose guest was given WORDS: (binds, floors,
+    info)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
@@ -16,10 +69,14 @@ def parse_run(label, path, devices, rebinds):
     binds, floors, info = {}, {}, {}
     phases, ndctl = {}, {}
     done = False
+    echo = None
     for n, raw in enumerate(lines, 1):
         line = raw.strip("\r")
         if line.startswith("BENCH-ERROR"):
             raise ReportError(f"run {label}: the guest failed: {line} ({path}:{n})")
+        if line.startswith("BENCH-PLAN "):
+            echo = line[len("BENCH-PLAN "):].strip()
+            continue
         if line == "BENCH-DONE":
             done = True
             continue
@@ -98,8 +155,9 @@ def parse_run(label, path, devices, rebinds):
         b["tp_ns"] = None if m.group("tp_ns") == "-" else int(m.group("tp_ns"))
         b["threads"] = 1 if threads is None else threads
         binds[d][k] = b
-    if not info.get("size_mb", "").isdigit():
-        raise ReportError(f"run {label}: no 'BENCH-INFO size_mb=' line ({path})")
+    if echo != words:
+        raise ReportError(f"run {label}: the guest ran '{echo}', the plan says '{words}' ({path})"
+                          if echo else f"run {label}: no 'BENCH-PLAN' line ({path})")
     busy = label in BUSY or label in BUSY.values()
     if busy != bool(info.get("busy_cpus")):
         raise ReportError(f"run {label}: " + (
@@ -134,4 +192,4 @@ def parse_run(label, path, devices, rebinds):
             b["ndctl_list_ns"] = ndctl.get(d, {}).get(k)
     if not done:
         raise ReportError(f"run {label}: no BENCH-DONE line: the guest did not finish ({path})")
-    return int(info["size_mb"]), binds, floors, info
+    return binds, floors, info

@@ -191,13 +191,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " PROG " [--size SIZE] [--repeat R] [--evict SIZE] [--json FILE]\n"
 		"  --size SIZE    destination buffer, bytes with optional K/M/G suffix\n"
-		"                 (binary units; default 2G; at most 75%% of MemAvailable)\n"
+		"                 (binary units; default %lluM; at most 75%% of MemAvailable)\n"
 		"  --repeat R     timed runs per case (default %d), median/min/max reported\n"
 		"  --evict SIZE   eviction buffer for the cold cases (default 2x LLC,\n"
 		"                 at least 64M, at most 2G)\n"
 		"  --json FILE    also write the results as a JSON object to FILE\n"
 		"Models the template-copy write pattern in user space; not a kernel measurement.\n",
-		DEFAULT_REPEAT);
+		DEFAULT_SIZE >> 20, DEFAULT_REPEAT);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)

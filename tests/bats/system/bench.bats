@@ -12,13 +12,10 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load ../common
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
-	H=$ROOT/harness
-	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
-	export MZ_LOGS=$MZ_CACHE/logs
-	T=$BATS_TEST_TMPDIR
+	mz_test_dirs
 }
 
 @test "guest/tests/bench: one real run on a 256 MiB NVDIMM parses" {
@@ -38,15 +35,16 @@ setup() {
 	MZ_ACCEL=${MZ_ACCEL:-tcg} run -0 --separate-stderr "$H/vm/vm.sh" \
 		--timeout 400 --nvdimms 1 --nvdimm-size 256M --mem 2048M --smp 2 \
 		--log "$T/console.log" --append memmap_streaming=off \
-		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev+fsdax-mem+devdax-2m+devprivate 1 256 template
+		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench devices=fsdax-dev+fsdax-mem+devdax-2m+devprivate rebinds=1 size_bytes=268435456 expect=template threads=1
 	printf '%s\n' "$output" >"$T/template.out"
 	python3 - "$H/bench" "$T/template.out" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 from benchreport import parse as m
 devices = ["fsdax-dev", "fsdax-mem", "devdax-2m", "devprivate"]
-size, binds, floors, info = m.parse_run("template", sys.argv[2], devices, 1)
-assert size == 256 and info["instrument"] == "function_graph", info
+words = "devices=fsdax-dev+fsdax-mem+devdax-2m+devprivate rebinds=1 size_bytes=268435456 expect=template threads=1"
+binds, floors, info = m.parse_run("template", sys.argv[2], devices, 1, words)
+assert info["instrument"] == "function_graph", info
 assert info["tp_source"] == "tracepoint" and info["policy"] == "off", info
 for d in devices:
     for k, b in binds[d].items():
@@ -65,11 +63,11 @@ for d in devices:
     assert fl["bytes"] == fl["nr_pages"] * 64 and fl["nr_pages"] == binds[d][1]["nr_pages"], fl
 print("ok")
 EOF
-	# A SIZE_MB that is not the NVDIMM's size is refused before any bind.
+	# A size_bytes that is not the NVDIMM's size is refused before any bind.
 	MZ_ACCEL=${MZ_ACCEL:-tcg} run -1 --separate-stderr "$H/vm/vm.sh" \
 		--timeout 200 --nvdimms 1 --nvdimm-size 512M --mem 2048M --smp 2 \
 		--log "$T/console2.log" --append memmap_streaming=off \
-		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench fsdax-dev 1 256 template
-	[[ "$output" == *"BENCH-ERROR the NVDIMM's region0 is 536870912 bytes, SIZE_MB says 256 MiB (268435456 bytes)"* ]]
+		"$MZ_TEST_BUILD" "$T/i.cpio.gz" bench devices=fsdax-dev rebinds=1 size_bytes=268435456 expect=template threads=1
+	[[ "$output" == *"BENCH-ERROR the NVDIMM's region0 is 536870912 bytes, size_bytes says 268435456: the guest's device and the test's size disagree"* ]]
 	[[ "$output" != *"BENCH device="* ]]
 }

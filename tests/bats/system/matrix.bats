@@ -11,6 +11,7 @@
 # matrix.sh's argument checks and ktap-count.awk are tests/bats/matrix.bats.
 
 bats_require_minimum_version 1.5.0
+load ../common
 
 setup_file() {
 	# Each test boots up to nproc guests at a time (matrix.sh --jobs):
@@ -36,10 +37,7 @@ setup_file() {
 }
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
-	H=$ROOT/harness
-	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
-	export MZ_LOGS=$MZ_CACHE/logs
+	mz_test_dirs
 	export MZ_ACCEL=${MZ_ACCEL:-tcg}
 	SUMMARY=$BATS_TEST_TMPDIR/summary.json
 }
@@ -63,6 +61,7 @@ need_vm() {
 # harness's guest test fixtures in the initramfs.
 # A fake guest starts its test within 10 s; one that stalls in the boot (a
 # TCG hang, docs/matrix.md "Stalls") is booted again after 60 s.
+# shellcheck disable=SC2153 # ROOT is common.bash's, not a misspelt root
 matrix() {
 	"$H/matrix/matrix.sh" --build "$MZ_TEST_BUILD" --add "$ROOT/tests/guest:/mz/tests" \
 		--boot-timeout 60 "$@"

@@ -99,8 +99,10 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	run -2 "$H/series/send-prep.sh" a b
 	run -2 "$H/series/send-prep.sh" --bogus
 	[ "$output" = "send-prep.sh: error: unknown option '--bogus' (see --help)" ]
+	run -2 "$H/series/send-prep.sh" --fixes --ndctl "$T/out"
+	[ "$output" = "send-prep.sh: error: --fixes --ndctl: want one series at most (see --help)" ]
 	run -0 "$H/series/send-prep.sh" --help
-	[[ "${lines[0]}" == "send-prep.sh [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR:" ]]
+	[ "${lines[0]}" = "send-prep.sh: prepare a copy of a series for git send-email (nothing is sent)." ]
 	touch "$T/file"
 	run -2 --separate-stderr "$H/series/send-prep.sh" "$T/file"
 	[[ "$stderr" == *"not a directory"* ]]

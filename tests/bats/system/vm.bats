@@ -14,23 +14,19 @@
 
 # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 bats_require_minimum_version 1.5.0
+load ../common
 load vm_helper
 
 setup_file() {
 	# Guests take both CPUs under TCG: one test at a time (bats --jobs).
 	# shellcheck disable=SC2034 # read by bats
 	BATS_NO_PARALLELIZE_WITHIN_FILE=true
-	export ROOT H
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
-	H=$ROOT/harness
 	mz_vm_initramfs --add "$ROOT/tests/guest:/mz/tests"
 }
 
 setup() {
-	export MZ_CACHE=$BATS_TEST_TMPDIR/cache
-	export MZ_LOGS=$MZ_CACHE/logs
+	mz_test_dirs
 	export MZ_ACCEL=${MZ_ACCEL:-tcg}
-	T=$BATS_TEST_TMPDIR
 	need_vm
 }
 

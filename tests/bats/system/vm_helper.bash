@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # For the bats files that boot the kernel in MZ_TEST_BUILD ("load
-# vm_helper" at their top; they set H to harness/ in setup_file).
+# vm_helper" at their top, after "load ../common").
 
 # mz_vm_initramfs [initramfs.sh options]: in setup_file, make the initramfs
 # those tests boot, MZ_TEST_INITRAMFS, once per file.  A failure is kept
