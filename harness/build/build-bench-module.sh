@@ -33,8 +33,13 @@ grep -qx 'CONFIG_DEVICE_PRIVATE=y' "$build/.config" ||
 src=$MZ_ROOT/harness/bench/bench-module
 out=$MZ_BENCH_MODULES/$(basename "$build")
 mkdir -p "$out" "$MZ_LOGS"
-# Refresh the sources; keep the objects so an unchanged module is not rebuilt.
-cp -p "$src/memremap_bench.c" "$src/Makefile" "$out/"
+# Refresh the sources; keep the objects so an unchanged module is not
+# rebuilt.  A source whose contents changed is copied with a new time, so
+# that make rebuilds the module even when the checkout's file is older
+# than the module built from another checkout's.
+for f in memremap_bench.c Makefile; do
+	cmp -s "$src/$f" "$out/$f" || cp "$src/$f" "$out/$f"
+done
 
 log=$MZ_LOGS/bench-module-$(basename "$build").log
 info "building memremap_bench in $out against $build (log: $log)"

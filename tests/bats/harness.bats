@@ -223,6 +223,38 @@ facts_hits() {
 	[[ "$output" == *"--src '$T/nosuch': no such directory"* ]]
 }
 
+@test "build-bench-module.sh: a changed source is rebuilt, even when the checkout's file is older than the module" {
+	# A kernel build that modules can be built against, and a make that
+	# rebuilds as make does: when the module is missing or older than
+	# its source.
+	mkdir -p "$T/build" "$T/bin" "$T/repo"
+	printf 'CONFIG_MODULES=y\nCONFIG_DEVICE_PRIVATE=y\n' >"$T/build/.config"
+	: >"$T/build/Module.symvers"
+	cat >"$T/bin/make" <<-'MAKE'
+	#!/bin/bash
+	for a; do case "$a" in M=*) m=${a#M=} ;; esac; done
+	if [ ! -e "$m/memremap_bench.ko" ] || [ "$m/memremap_bench.c" -nt "$m/memremap_bench.ko" ]; then
+		cp "$m/memremap_bench.c" "$m/memremap_bench.ko"
+	fi
+	MAKE
+	chmod +x "$T/bin/make"
+	cp -r "$ROOT/harness" "$T/repo/"
+	src=$T/repo/harness/bench/bench-module/memremap_bench.c
+	echo "version A" >"$src"
+	run -0 --separate-stderr env PATH="$T/bin:$PATH" "$T/repo/harness/build/build-bench-module.sh" "$T/build"
+	[ "$(cat "$output")" = "version A" ]
+	# Another checkout's source, its file older than that module.
+	echo "version B" >"$src"
+	touch -d '2020-01-01' "$src"
+	run -0 --separate-stderr env PATH="$T/bin:$PATH" "$T/repo/harness/build/build-bench-module.sh" "$T/build"
+	[ "$(cat "$output")" = "version B" ]
+	# Unchanged: not rebuilt.
+	touch -d '2020-06-01' "$(dirname "$output")/memremap_bench.c"
+	touch -d '2021-01-01' "$output"
+	run -0 --separate-stderr env PATH="$T/bin:$PATH" "$T/repo/harness/build/build-bench-module.sh" "$T/build"
+	[ "$(stat -c %Y "$output")" = "$(date -d '2021-01-01' +%s)" ]
+}
+
 @test "build-kernel.sh, fetch-base.sh, tree.sh: argument errors" {
 	run -2 "$H/build/build-kernel.sh"
 	[ "$output" = "build-kernel.sh: error: want [--base|--first] VARIANT, not 0 arguments (see --help)" ]
