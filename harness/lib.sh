@@ -333,24 +333,14 @@ mz_parse() {
 	MZ_OPERANDS+=("$@")
 }
 # mz_operands MIN MAX WANT ARG...: the parser of a script that takes no
-# options, only MIN to MAX operands (MAX "-": no limit): -h and --help
-# print its header, anything else starting with - but a lone - is an
-# unknown option, and a count outside the range is an error naming WANT
-# (e.g. "BUILD_DIR OUTDIR").  Leaves the operands in MZ_OPERANDS.
+# options, only MIN to MAX operands (MAX "-": no limit): mz_parse with
+# nothing declared (so -h and --help print its header and any option is
+# unknown), then a count outside the range is an error naming WANT (e.g.
+# "BUILD_DIR OUTDIR").  Leaves the operands in MZ_OPERANDS.
 mz_operands() {
 	local _mz_min=$1 _mz_max=$2 _mz_want=$3
 	shift 3
-	[ "$_mz_list_options" = 0 ] || exit 0
-	MZ_OPERANDS=()
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h|--help) mz_help ;;
-		--) shift; break ;;
-		-?*) mz_arg_error "unknown option '$1'" ;;
-		*) MZ_OPERANDS+=("$1"); shift ;;
-		esac
-	done
-	MZ_OPERANDS+=("$@")
+	mz_parse "$@"
 	if [ ${#MZ_OPERANDS[@]} -lt "$_mz_min" ] || { [ "$_mz_max" != - ] && [ ${#MZ_OPERANDS[@]} -gt "$_mz_max" ]; }; then
 		mz_arg_error "want $_mz_want, not ${#MZ_OPERANDS[@]} argument(s)"
 	fi
