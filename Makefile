@@ -17,7 +17,7 @@ SEND_OUT := $(word 3,$(LAYOUT))
 VARIANT ?= $(word 4,$(LAYOUT))
 
 .PHONY: bench check check-quick check-debug kunit check-series matrix deps fetch tree export check-mirror kernel \
-	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-fixes send-prep-v11-fixes send-prep-mm-unstable send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base check-peers peer-summary \
+	base-kernel smoke shell probe help send-prep send-prep-threads send-prep-hotplug send-prep-fixes send-prep-v11-fixes send-prep-mm-unstable send-prep-ndctl ndctl ndctl-tree ndctl-export check-ndctl-base check-ndctl check-hmm-base check-peers peer-summary \
 	upstream-export check-upstream qemu
 
 #@ usage: make [TARGET] [VAR=value]...
@@ -36,12 +36,20 @@ help:
 BENCH_CXL_ARGS ?= --devices cxl-fsdax-dev,cxl-devdax --size 1G --no-probe
 BENCH_CXL := $(H)/bench/bench.sh --results $(RESULTS)/bench-cxl.json $(BENCH_CXL_ARGS)
 
-#: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS), then on CXL memory (BENCH_CXL_ARGS)
+# The hotplug run of make bench: memory onlined as system RAM
+# (daxctl reconfigure-device --mode=system-ram, patches/hotplug/), at the
+# sizes administrators hot-add.  BENCH_HOTPLUG_ARGS= skips it.
+BENCH_HOTPLUG_ARGS ?= --devices devdax-ram --sizes 1G,8G --no-probe
+BENCH_HOTPLUG := $(H)/bench/bench.sh --results $(RESULTS)/bench-hotplug.json $(BENCH_HOTPLUG_ARGS)
+
+#: the main job: base vs each series (template, streaming; threads) in a VM (BENCH_ARGS), then memory onlined as system RAM (BENCH_HOTPLUG_ARGS), then on CXL memory (BENCH_CXL_ARGS)
 bench:
 	@$(H)/bench/bench.sh --check-args $(BENCH_ARGS) >/dev/null
+	@$(if $(strip $(BENCH_HOTPLUG_ARGS)),$(BENCH_HOTPLUG) --check-args >/dev/null,:)
 	@$(if $(strip $(BENCH_CXL_ARGS)),$(BENCH_CXL) --check-args >/dev/null,:)
 	@$(MAKE) --no-print-directory deps
 	$(H)/bench/bench.sh $(BENCH_ARGS)
+	$(if $(strip $(BENCH_HOTPLUG_ARGS)),$(BENCH_HOTPLUG))
 	$(if $(strip $(BENCH_CXL_ARGS)),@$(MAKE) --no-print-directory qemu)
 	$(if $(strip $(BENCH_CXL_ARGS)),$(BENCH_CXL))
 
@@ -89,6 +97,11 @@ THREADS_OUT ?= $(SEND_OUT)-threads
 #: the same for the follow-up series of patches/threads/, on top of patches/ (THREADS_OUT)
 send-prep-threads: deps
 	$(H)/series/send-prep.sh --threads "$(THREADS_OUT)"
+
+HOTPLUG_OUT ?= $(SEND_OUT)-hotplug
+#: the same for the follow-up series of patches/hotplug/, on top of patches/ alone, not threads/ (HOTPLUG_OUT)
+send-prep-hotplug: deps
+	$(H)/series/send-prep.sh --hotplug "$(HOTPLUG_OUT)"
 
 FIXES_OUT ?= $(SEND_OUT)-fixes
 #: the same for the test_hmm fixes of patches/fixes/, on the release (FIXES_OUT)
@@ -197,13 +210,15 @@ probe:
 #= VARIANT        kernel, smoke, shell: Kconfig.fragments/NAME.config or guest (default: lib.sh's MZ_STREAM_VARIANT)
 #= BENCH_ARGS     bench: harness/bench/bench.sh options, e.g. '--rebinds 30' (see its --help)
 #= BENCH_CXL_ARGS bench: the CXL run's bench.sh options (default: both CXL devices at 1G, no probe; empty skips the run)
+#= BENCH_HOTPLUG_ARGS bench: the hotplug run's bench.sh options (default: devdax-ram at 1G and 8G, no probe; empty skips the run)
 #= MATRIX_ARGS    matrix, check-debug: harness/matrix/matrix.sh options, e.g. '--params none,on'
 #= KUNIT_ARGS     kunit: the runs, e.g. 'arm64' (default: x86_64 arm64 x86_64-kasan)
 #= SERIES_CHECK   check-series: checkpatch, bisect, sparse, arm64, kunit-arm64, nozd, codegen or all (default)
 #= MZ_BISECT_FROM check-series bisect: start from this revision of the tree (e.g. opt-in)
 #= MZ_BISECT_TO   check-series bisect: stop after this revision of the tree (e.g. fixes)
 #= OUT            send-prep: where the prepared series goes (default $MZ_CACHE/send)
-#= THREADS_OUT    send-prep-threads: where the prepared follow-up series goes (default $MZ_CACHE/send-threads)
+#= THREADS_OUT    send-prep-threads: where the prepared threads series goes (default $MZ_CACHE/send-threads)
+#= HOTPLUG_OUT    send-prep-hotplug: where the prepared hotplug series goes (default $MZ_CACHE/send-hotplug)
 #= FIXES_OUT      send-prep-fixes: where the prepared fixes go (default $MZ_CACHE/send-fixes)
 #= V11_FIXES_OUT  send-prep-v11-fixes: where the prepared v11 fixes go (default $MZ_CACHE/send-v11-fixes)
 #= MM_UNSTABLE_OUT send-prep-mm-unstable: where the prepared delta on v11 goes (default $MZ_CACHE/send-mm-unstable)

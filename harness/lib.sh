@@ -100,14 +100,21 @@ export CCACHE_DIR=${CCACHE_DIR:-$MZ_CACHE/ccache}
 # The series the checks read (export.sh always writes patches/).
 #= MZ_PATCHES     the series the checks and send-prep read (default patches/)
 MZ_PATCHES=${MZ_PATCHES:-$MZ_ROOT/patches}
-# The subject prefix export.sh gives the series (both: the follow-up
-# series was split out of the same version).
+# The subject prefix export.sh gives the series of patches/ and every
+# follow-up series (the fixes have MZ_FIXES_PREFIX).
 #= MZ_SUBJECT_PREFIX  export.sh's subject prefix (default 'PATCH': v1 of a series of our own, not Li Zhe's v11)
 MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH}
-# The follow-up series, applied on top of the series of patches/: its
-# folder under patches/, and the kernel tree's branch that ends where it
-# starts (the tree's "series" branch holds both).
-MZ_FOLLOWUP=threads
+# The follow-up series, applied on top of the series of patches/: their
+# folders under patches/, in the order the kernel tree stacks them.  The
+# first starts at branch MZ_FIRST_BRANCH (the first series' end), each
+# starts where the one before it ends, each but the last ends at a
+# branch named after it and the last at branch "series", which holds them
+# all (mz_followup_range).  Each is sent on the fixes and patches/ alone
+# (send-prep.sh), whatever the tree stacks under it.
+MZ_FOLLOWUPS="threads hotplug"
+# The follow-ups posted as RFCs: export.sh's subject prefix for them is
+# "RFC $MZ_SUBJECT_PREFIX".
+MZ_RFC_FOLLOWUPS="hotplug"
 MZ_FIRST_BRANCH=opt-in
 # The fixes of bugs the peer suites found: a series of their own, on
 # Linux $MZ_BASE_VERSION itself, that the series of patches/ applies on:
@@ -176,7 +183,7 @@ MZ_PROBE_FILES=$MZ_CACHE/probe          # store-probe.sh's extracted copy and bi
 MZ_CHECK_TREE=$MZ_CACHE/linux-check     # check-series.sh's worktree
 MZ_SEND_TREE=$MZ_CACHE/linux-send       # send-prep.sh's scratch clones
 MZ_NDCTL_SEND_TREE=$MZ_CACHE/ndctl-send
-MZ_SEND_OUT=$MZ_CACHE/send              # send-prep.sh's output, and -threads, -ndctl
+MZ_SEND_OUT=$MZ_CACHE/send              # send-prep.sh's output, and -threads, -hotplug, -ndctl
 MZ_BASE_WORKTREE=$MZ_TREE-base          # worktrees of MZ_TREE: the base,
 MZ_FIRST_WORKTREE=$MZ_TREE-first        # and the first series' end
 # --- end of the cache's layout ------------------------------------------------
@@ -486,29 +493,47 @@ mz_series_patches() {
 	done <"$2/series"
 }
 
+# mz_followup_range NAME: the kernel tree's branches that delimit the
+# follow-up series NAME (one of MZ_FOLLOWUPS), as START..END: it starts
+# where the follow-up before it ends (the first at MZ_FIRST_BRANCH) and
+# ends at branch NAME, or at "series" for the last one.
+mz_followup_range() {
+	local f start=$MZ_FIRST_BRANCH
+	for f in $MZ_FOLLOWUPS; do
+		if [ "$f" = "$1" ]; then
+			if [ "$f" = "${MZ_FOLLOWUPS##* }" ]; then echo "$start..series"; else echo "$start..$f"; fi
+			return 0
+		fi
+		start=$f
+	done
+	die "mz_followup_range: '$1' is not a follow-up series (MZ_FOLLOWUPS: $MZ_FOLLOWUPS)"
+}
+
 # mz_stack_patches ARRAY [DIR]: set ARRAY to the patches of the fixes
-# DIR/$MZ_FIXES, then those of DIR (default patches/), then those of its
-# follow-up series (DIR/$MZ_FOLLOWUP), in the order they apply on the
-# release, as paths relative to DIR.
+# DIR/$MZ_FIXES, then those of DIR (default patches/), then those of each
+# follow-up series (DIR/NAME for each NAME of MZ_FOLLOWUPS, in order), in
+# the order they apply on the release, as paths relative to DIR.
 mz_stack_patches() {
 	local -n _mzst=$1
-	local dir=${2:-$MZ_ROOT/patches} p
-	local -a _mzst_0=() _mzst_1=() _mzst_2=()
-	mz_series_patches _mzst_0 "$dir/$MZ_FIXES"
-	mz_series_patches _mzst_1 "$dir"
-	mz_series_patches _mzst_2 "$dir/$MZ_FOLLOWUP"
+	local dir=${2:-$MZ_ROOT/patches} p f
+	local -a _mzst_p=()
 	_mzst=()
-	for p in ${_mzst_0[@]+"${_mzst_0[@]}"}; do
+	mz_series_patches _mzst_p "$dir/$MZ_FIXES"
+	for p in ${_mzst_p[@]+"${_mzst_p[@]}"}; do
 		_mzst+=("$MZ_FIXES/$p")
 	done
-	_mzst+=(${_mzst_1[@]+"${_mzst_1[@]}"})
-	for p in ${_mzst_2[@]+"${_mzst_2[@]}"}; do
-		_mzst+=("$MZ_FOLLOWUP/$p")
+	mz_series_patches _mzst_p "$dir"
+	_mzst+=(${_mzst_p[@]+"${_mzst_p[@]}"})
+	for f in $MZ_FOLLOWUPS; do
+		mz_series_patches _mzst_p "$dir/$f"
+		for p in ${_mzst_p[@]+"${_mzst_p[@]}"}; do
+			_mzst+=("$f/$p")
+		done
 	done
 }
 
 # mz_own_configs [DIR]: the Kconfig symbols the patches of DIR (default
-# patches/) and its follow-up add, as CONFIG_NAME lines, sorted.
+# patches/) and its follow-ups add, as CONFIG_NAME lines, sorted.
 mz_own_configs() {
 	local dir=${1:-$MZ_ROOT/patches} p
 	local -a _mzoc=()
@@ -556,15 +581,15 @@ mz_since() { echo $(( $(date +%s) - $1 )); }
 # (see export.sh).
 MZ_MIRROR_DIRS="mm arch include drivers kernel lib Documentation tools/testing/selftests MAINTAINERS"
 
-# A stamp of the series as it is in patches/ now, its fixes and follow-up
+# A stamp of the series as it is in patches/ now, its fixes and follow-ups
 # included.
 series_stamp() {
-	local f
+	local f d
 	{
-		for f in "$MZ_ROOT/patches/$MZ_FIXES"/series "$MZ_ROOT/patches/$MZ_FIXES"/*.patch \
-			"$MZ_ROOT"/patches/series "$MZ_ROOT"/patches/*.patch \
-			"$MZ_ROOT/patches/$MZ_FOLLOWUP"/series "$MZ_ROOT/patches/$MZ_FOLLOWUP"/*.patch; do
-			[ -f "$f" ] && cat "$f"
+		for d in "$MZ_FIXES" . $MZ_FOLLOWUPS; do
+			for f in "$MZ_ROOT/patches/$d"/series "$MZ_ROOT/patches/$d"/*.patch; do
+				[ -f "$f" ] && cat "$f"
+			done
 		done
 		true
 	} | sha256sum | cut -d' ' -f1
@@ -574,12 +599,15 @@ series_stamp() {
 # (and OPTIONs, e.g. --no-tree for the ndctl series) on PATCH, run
 # from inside the kernel tree TREE (so that its git lookups and its
 # CamelCase cache belong to the kernel's repository), printing what it
-# reports except two warnings: "Unknown commit id" for an id that
+# reports except three: "Unknown commit id" for an id that
 # patches/cited-commits.txt lists (the tree has no history to find it
-# in), and "Non-standard signature: Originally-by:".
+# in), "Non-standard signature: Originally-by:", and "Avoid CamelCase"
+# for a non-atomic page flag setter such as __SetPageOffline().
 # The series credits Li Zhe's v4 with that tag, which
 # Documentation/process/maintainer-tip.rst documents but checkpatch's list
-# of signatures lacks; every other report is printed.  spdxcheck.py needs
+# of signatures lacks; checkpatch exempts SetPageFoo() and ClearPageFoo()
+# from CamelCase but not their __ variants, which page-flags.h generates
+# as well.  Every other report is printed.  spdxcheck.py needs
 # Debian's python3 (python3-ply, python3-git).
 #
 # A patch of patches/ is from the neutral MZ_TREE_NAME and has no
@@ -594,6 +622,10 @@ mz_checkpatch() {
 		awk -v cited="$(sed -n 's/^\([0-9a-f]\{12,40\}\) .*/\1/p' "$MZ_ROOT/patches/cited-commits.txt" 2>/dev/null | tr '\n' ' ')" '
 		     BEGIN { RS = ""; ORS = "\n\n"; n = split(cited, c, " "); for (i = 1; i <= n; i++) ok[c[i]] = 1 }
 		     /^WARNING: Non-standard signature: Originally-by:\n[^\n]*\nOriginally-by: [^\n]*$/ { next }
+		     # The non-atomic page flag setters, __SetPageOffline() and
+		     # the like, are generated: checkpatch knows only the atomic
+		     # ones (its "Page<foo> variants" exception).
+		     /^CHECK: Avoid CamelCase: <__(Set|Clear)Page[A-Z][A-Za-z]*>\n/ { next }
 		     /^WARNING: Unknown commit id \047[0-9a-f]+\047, maybe rebased or not pulled\?\n/ {
 			     id = $0; sub(/^WARNING: Unknown commit id \047/, "", id); sub(/\047.*/, "", id)
 			     if (id in ok) next
@@ -770,18 +802,20 @@ mz_strip_tree_signoff() {
 # and the head in TREE's git config.  When DIR has fixes
 # (DIR/$MZ_FIXES/series), they come first, on branch $MZ_FIXES with their
 # cover letter's text, and BASETAG (the tag the series applies on) marks
-# their end; without them BASETAG is TAG.  When DIR has a follow-up series
-# (DIR/$MZ_FOLLOWUP/series), branch $MZ_FIRST_BRANCH ends after DIR's
-# patches and takes that description; "series" goes on with the
-# follow-up's patches and takes its cover letter's.  Nothing happens while
-# both still match.  A
+# their end; without them BASETAG is TAG.  When DIR has follow-up series
+# (DIR/NAME/series for NAME in MZ_FOLLOWUPS), branch $MZ_FIRST_BRANCH ends
+# after DIR's patches and takes that description, and "series" goes on
+# with the follow-ups' patches in order: each follow-up's end branch
+# (mz_followup_range: NAME, "series" for the last) takes its cover
+# letter's description, and one without patches ends where it starts.
+# Nothing happens while both still match.  A
 # branch with commits that were never exported, or with uncommitted
 # changes, is not rewritten unless MZ_FORCE=1.  Messages name the tree
 # NAME and DIR LABEL, and EXPORT the command that keeps such commits.
 mz_apply_series() {
 	local tree=$1 tag=$2 dir=$3 stamp=$4 name=$5 label=$6 export=$7 basetag=${8:-}
-	local head recorded p n=0 fixes_end=0
-	local -a plist=()
+	local head recorded p f b i n=0 fixes_end=0
+	local -a plist=() starts=()
 	head=$(git -C "$tree" rev-parse HEAD)
 	if [ "$(git -C "$tree" config --get mz.stamp || true)" = "$stamp" ] &&
 	   [ "$(git -C "$tree" config --get mz.head || true)" = "$head" ]; then
@@ -801,18 +835,32 @@ mz_apply_series() {
 	git -C "$tree" config user.email "$MZ_TREE_EMAIL"
 	git -C "$tree" checkout -q -f -B series "$tag"
 	git -C "$tree" reset -q --hard "$tag"
-	git -C "$tree" branch -q -D "$MZ_FIRST_BRANCH" 2>/dev/null || true
+	# The branches where the follow-ups start: MZ_FIRST_BRANCH and the end
+	# of each but the last (stale ones go, made again below).
+	for f in $MZ_FOLLOWUPS; do
+		b=$(mz_followup_range "$f")
+		starts+=("${b%%..*}")
+	done
+	for b in "${starts[@]}"; do
+		git -C "$tree" branch -q -D "$b" 2>/dev/null || true
+	done
 	mz_stack_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
 		case "$p" in
 		"$MZ_FIXES"/*) ;;
 		*) [ -z "$basetag" ] || [ "$fixes_end" = 1 ] || { fixes_end=1; git -C "$tree" branch -q -f "$MZ_FIXES" HEAD; } ;;
 		esac
-		case "$p" in
-		"$MZ_FOLLOWUP"/*)
-			[ -n "$(git -C "$tree" branch --list "$MZ_FIRST_BRANCH")" ] ||
-				git -C "$tree" branch -q "$MZ_FIRST_BRANCH" HEAD ;;
-		esac
+		# A follow-up's patch: the branches where it and every follow-up
+		# before it start, those not made yet, end here.
+		if [[ "$p" == */* && "${p%%/*}" != "$MZ_FIXES" ]]; then
+			i=0
+			for f in $MZ_FOLLOWUPS; do
+				[ -n "$(git -C "$tree" branch --list "${starts[i]}")" ] ||
+					git -C "$tree" branch -q "${starts[i]}" HEAD
+				i=$((i + 1))
+				[ "$f" != "${p%%/*}" ] || break
+			done
+		fi
 		mz_patch_identity "$dir/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
 			git -C "$tree" am -q --committer-date-is-author-date ||
 			{ git -C "$tree" am --abort || true; die "patch $p does not apply to $tag; fix it in the tree and '$export'"; }
@@ -827,7 +875,13 @@ mz_apply_series() {
 	fi
 	if [ -n "$(git -C "$tree" branch --list "$MZ_FIRST_BRANCH")" ]; then
 		mz_describe_branch "$tree" "$MZ_FIRST_BRANCH" "$dir/0000-cover-letter.patch"
-		mz_describe_branch "$tree" series "$dir/$MZ_FOLLOWUP/0000-cover-letter.patch"
+		# The follow-ups after the last with patches end at its end.
+		for f in $MZ_FOLLOWUPS; do
+			b=$(mz_followup_range "$f")
+			[ -n "$(git -C "$tree" branch --list "${b%%..*}")" ] ||
+				git -C "$tree" branch -q "${b%%..*}" HEAD
+			mz_describe_branch "$tree" "${b#*..}" "$dir/$f/0000-cover-letter.patch"
+		done
 	else
 		mz_describe_branch "$tree" series "$dir/0000-cover-letter.patch"
 	fi

@@ -6,6 +6,7 @@
  * Author Mel Gorman <mel@csn.ul.ie>
  *
  */
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
@@ -623,6 +624,27 @@ void __meminit __init_single_page(struct page *page, unsigned long pfn,
 #endif
 }
 
+/*
+ * Copy a template page with word-sized loads and stores at fixed offsets.
+ * memcpy() of a struct page may be emitted as a string instruction whose
+ * startup cost alone is comparable to the slow path for one page.
+ */
+static __always_inline void memmap_page_copy(struct page *page,
+					     const struct page *template)
+{
+	const unsigned int nr_words = sizeof(*page) / sizeof(unsigned long);
+	const unsigned long *src = (const unsigned long *)template;
+	unsigned long *dst = (unsigned long *)page;
+	unsigned int i;
+
+	/* The copy moves whole words: struct page is made of them. */
+	BUILD_BUG_ON(!IS_ALIGNED(sizeof(struct page), sizeof(unsigned long)));
+
+	unrolled_full
+	for (i = 0; i < nr_words; i++)
+		dst[i] = src[i];
+}
+
 #ifdef CONFIG_NUMA
 /*
  * During memory init memblocks map pfns to nids. The search is expensive and
@@ -848,6 +870,139 @@ static void __init init_unavailable_range(unsigned long spfn,
 			node, zone_names[zone], pgcnt);
 }
 
+#ifdef CONFIG_MEMORY_HOTPLUG
+/*
+ * The slow path for one struct page of hot-added memory, @page of @pfn:
+ * what memmap_init_hotplug_pages() writes to every page of its range.
+ */
+VISIBLE_IF_KUNIT void __meminit memmap_init_hotplug_page(struct page *page,
+							 unsigned long pfn,
+							 unsigned long zone,
+							 int nid)
+{
+	__init_single_page(page, pfn, zone, nid);
+	__SetPageOffline(page);
+}
+EXPORT_SYMBOL_IF_KUNIT(memmap_init_hotplug_page);
+
+/*
+ * CONFIG_DEBUG_VM: rebuild @page, the last page that the template wrote,
+ * through the slow path and compare.  A field that the template copy
+ * misses, or one that a later change makes PFN-dependent, then fails here
+ * on debug kernels instead of wherever the page is used.  The slow path's
+ * result is kept.
+ */
+static void __meminit memmap_hotplug_check_template(struct page *page,
+						    unsigned long pfn,
+						    unsigned long zone, int nid)
+{
+	const unsigned long *t, *s;
+	struct page copy = *page;
+	unsigned int i;
+
+	memmap_init_hotplug_page(page, pfn, zone, nid);
+	if (!memcmp(&copy, page, sizeof(copy)))
+		return;
+
+	t = (const unsigned long *)&copy;
+	s = (const unsigned long *)page;
+	for (i = 0; t[i] == s[i]; i++)
+		;
+	VM_WARN_ONCE(1,
+		     "hot-added memmap: template copy of pfn %#lx differs from the slow path in word %u: %#lx, slow path %#lx\n",
+		     pfn, i, t[i], s[i]);
+}
+
+/**
+ * memmap_init_hotplug_pages - initialize the memmap of hot-added memory
+ * @page: the struct page of @pfn
+ * @pfn: the first PFN
+ * @nr_pages: how many
+ * @zone: the zone index the pages join
+ * @nid: their node
+ *
+ * Write the @nr_pages struct pages from @page on, those of the PFNs from
+ * @pfn on, as memory hotplug wants them before onlining: as
+ * __init_single_page() sets them up, and marked PageOffline.  Such pages
+ * differ only in what depends on the PFN: page->lru, an empty list that
+ * points at the page itself, and page->virtual where it exists.  (The
+ * section number would too, but memory hotplug needs SPARSEMEM_VMEMMAP,
+ * which keeps it out of page->flags.)  So the first page is set up field
+ * by field and copied to the others, with those fields updated in the
+ * template first.  The struct pages of hot-added memory are virtually
+ * contiguous, so the next PFN's is the next struct page.  Pageblocks are
+ * the caller's.
+ */
+VISIBLE_IF_KUNIT void __meminit
+memmap_init_hotplug_pages(struct page *page, unsigned long pfn,
+			  unsigned long nr_pages, unsigned long zone, int nid)
+{
+	struct page *end = page + nr_pages;
+	struct page template;
+
+	if (!nr_pages)
+		return;
+
+	memmap_init_hotplug_page(page, pfn, zone, nid);
+	memmap_page_copy(&template, page);
+
+	for (page++, pfn++; page < end; page++, pfn++) {
+		set_page_section_from_pfn(&template, pfn);
+		template.lru.next = &page->lru;
+		template.lru.prev = &page->lru;
+#ifdef WANT_PAGE_VIRTUAL
+		if (!is_highmem_idx(zone))
+			set_page_address(&template, __va(pfn << PAGE_SHIFT));
+#endif
+		memmap_page_copy(page, &template);
+
+		if (IS_ALIGNED(pfn, PAGES_PER_SECTION))
+			cond_resched();
+	}
+
+	if (IS_ENABLED(CONFIG_DEBUG_VM) && nr_pages > 1)
+		memmap_hotplug_check_template(end - 1, pfn - 1, zone, nid);
+}
+EXPORT_SYMBOL_IF_KUNIT(memmap_init_hotplug_pages);
+
+static inline bool memmap_zone_is_device(unsigned long zone)
+{
+#ifdef CONFIG_ZONE_DEVICE
+	return zone == ZONE_DEVICE;
+#else
+	return false;
+#endif
+}
+
+/* memmap_init_range() for hot-added memory outside ZONE_DEVICE. */
+static void __meminit memmap_init_hotplug_range(unsigned long start_pfn,
+						unsigned long end_pfn,
+						unsigned long zone, int nid,
+						int migratetype,
+						bool isolate_pageblock)
+{
+	unsigned long pfn;
+
+	memmap_init_hotplug_pages(pfn_to_page(start_pfn), start_pfn,
+				  end_pfn - start_pfn, zone, nid);
+
+	/*
+	 * As below, whole pageblocks get @migratetype, in the section's
+	 * pageblock bitmap: that reads the first struct page of each, now
+	 * written.
+	 */
+	for (pfn = ALIGN(start_pfn, pageblock_nr_pages); pfn < end_pfn;
+	     pfn += pageblock_nr_pages) {
+		enum migratetype mt = kho_scratch_migratetype(pfn, migratetype);
+
+		init_pageblock_migratetype(pfn_to_page(pfn), mt,
+					   isolate_pageblock);
+		if (IS_ALIGNED(pfn, PAGES_PER_SECTION))
+			cond_resched();
+	}
+}
+#endif /* CONFIG_MEMORY_HOTPLUG */
+
 /*
  * Initially all pages are reserved - free ones are freed
  * up by memblock_free_all() once the early boot process is
@@ -887,6 +1042,14 @@ void __meminit memmap_init_range(unsigned long size, int nid, unsigned long zone
 	}
 #endif
 
+#ifdef CONFIG_MEMORY_HOTPLUG
+	if (context == MEMINIT_HOTPLUG && !memmap_zone_is_device(zone)) {
+		memmap_init_hotplug_range(start_pfn, end_pfn, zone, nid,
+					  migratetype, isolate_pageblock);
+		return;
+	}
+#endif
+
 	for (pfn = start_pfn; pfn < end_pfn; ) {
 		/*
 		 * There can be holes in boot-time mem_map[]s handed to this
@@ -901,14 +1064,9 @@ void __meminit memmap_init_range(unsigned long size, int nid, unsigned long zone
 
 		page = pfn_to_page(pfn);
 		__init_single_page(page, pfn, zone, nid);
-		if (context == MEMINIT_HOTPLUG) {
-#ifdef CONFIG_ZONE_DEVICE
-			if (zone == ZONE_DEVICE)
-				__SetPageReserved(page);
-			else
-#endif
-				__SetPageOffline(page);
-		}
+		/* The only hot-added pages here: ZONE_DEVICE's altmap. */
+		if (context == MEMINIT_HOTPLUG)
+			__SetPageReserved(page);
 
 		/*
 		 * Usually, we want to mark the pageblock MIGRATE_MOVABLE,
@@ -1038,27 +1196,6 @@ static void __ref __init_zone_device_page(struct page *page, unsigned long pfn,
 }
 
 /*
- * Copy a template page with word-sized loads and stores at fixed offsets.
- * memcpy() of a struct page may be emitted as a string instruction whose
- * startup cost alone is comparable to the slow path for one page.
- */
-static __always_inline void zone_device_page_copy(struct page *page,
-						  const struct page *template)
-{
-	const unsigned int nr_words = sizeof(*page) / sizeof(unsigned long);
-	const unsigned long *src = (const unsigned long *)template;
-	unsigned long *dst = (unsigned long *)page;
-	unsigned int i;
-
-	/* The copy moves whole words: struct page is made of them. */
-	BUILD_BUG_ON(!IS_ALIGNED(sizeof(struct page), sizeof(unsigned long)));
-
-	unrolled_full
-	for (i = 0; i < nr_words; i++)
-		dst[i] = src[i];
-}
-
-/*
  * Write the struct page of @pfn as a copy of @template, a page that
  * __init_zone_device_page() set up for another PFN of the same pgmap.  Such
  * pages differ only in what depends on the PFN: the section number when it
@@ -1081,7 +1218,7 @@ zone_device_page_init_from_template(struct page *page, unsigned long pfn,
 	if (streaming)
 		memcpy_nontemporal(page, template, sizeof(*page));
 	else
-		zone_device_page_copy(page, template);
+		memmap_page_copy(page, template);
 }
 
 /*
@@ -1136,7 +1273,7 @@ static void __ref memmap_init_compound(struct page *head,
 	__init_zone_device_page(page, pfn, zone_idx, nid, pgmap);
 	prep_compound_tail(page, head, order);
 	set_page_count(page, 0);
-	zone_device_page_copy(&template, page);
+	memmap_page_copy(&template, page);
 
 	for (pfn++; pfn < end_pfn; pfn++)
 		zone_device_page_init_from_template(pfn_to_page(pfn), pfn,
@@ -1250,7 +1387,7 @@ zone_device_memmap_init_range(unsigned long start_pfn, unsigned long end_pfn,
 			 */
 			__init_zone_device_page(page, pfn, job->zone_idx,
 						job->nid, job->pgmap);
-			zone_device_page_copy(&template, page);
+			memmap_page_copy(&template, page);
 		}
 
 		if (IS_ALIGNED(pfn, PAGES_PER_SECTION))

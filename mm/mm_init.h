@@ -40,6 +40,15 @@ void memmap_init_range(unsigned long size, int nid, unsigned long zone,
 		struct vmem_altmap *altmap, int migratetype,
 		bool isolate_pageblock);
 
+#if IS_ENABLED(CONFIG_KUNIT) && defined(CONFIG_MEMORY_HOTPLUG)
+/* For mm/tests/memmap_hotplug_kunit.c */
+void memmap_init_hotplug_page(struct page *page, unsigned long pfn,
+			      unsigned long zone, int nid);
+void memmap_init_hotplug_pages(struct page *page, unsigned long pfn,
+			       unsigned long nr_pages, unsigned long zone,
+			       int nid);
+#endif
+
 #if IS_ENABLED(CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST)
 struct dev_pagemap;
 

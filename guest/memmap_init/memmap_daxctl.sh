@@ -23,13 +23,15 @@
 # Loading kmem hands it every device-dax instance of soft-reserved memory
 # or of a CXL ram region that no driver has claimed, and kmem adds that
 # memory as system RAM.  So while kmem is not loaded and any device-dax
-# instance is unclaimed, the test loads nothing and skips, naming it.
+# instance is unclaimed, the test loads nothing and skips, naming it
+# (mi_system_ram_need).  memmap_hotplug.sh onlines the same memory to check
+# the struct pages memory hotplug writes, and uses it.
 
 # shellcheck disable=SC2317 # mi_cleanup_hook runs from the EXIT trap
 # shellcheck source=guest/memmap_init/memmap_lib_lab.sh
 . "$(dirname "$0")/memmap_lib_lab.sh"
 
-MEMDIR=/sys/devices/system/memory
+MEMDIR=$MI_MEMDIR
 # The pattern covers the last PAT_LEN bytes of the device.
 PAT_LEN=$((4 << 20))
 
@@ -49,25 +51,7 @@ fi
 [ "${MEMMAP_INIT_SYSTEM_RAM:-0}" = 1 ] || mi_skip_all "$RAM_WHY"
 command -v daxctl >/dev/null || mi_skip_all "daxctl not installed"
 [ -x "$MI_PATTERN" ] || mi_skip_all "$MI_PATTERN not built"
-[ -r "$MEMDIR/block_size_bytes" ] ||
-	mi_skip_all "no $MEMDIR/block_size_bytes: kernel without memory hotplug"
-# daxctl finds a device's memory blocks in /sys/devices/system/node/nodeN.
-[ -d /sys/devices/system/node ] ||
-	mi_skip_all "no /sys/devices/system/node (CONFIG_NUMA=n): daxctl cannot find memory blocks"
-if [ ! -d /sys/bus/dax/drivers/kmem ]; then
-	unclaimed=$(for d in /sys/bus/dax/devices/dax*; do
-		[ ! -e "$d" ] || [ -e "$d/driver" ] || echo "${d##*/}"
-	done)
-	if [ -n "$unclaimed" ]; then
-		mi_skip_all "kmem is not loaded, and loading it would hand the unclaimed" \
-			"device-dax $(mi_join <<<"$unclaimed") to kmem, which adds its memory" \
-			"as system RAM: claim it first ('daxctl reconfigure-device" \
-			"--mode=devdax DEV') or load kmem yourself"
-	fi
-	modprobe -q kmem 2>/dev/null
-fi
-[ -d /sys/bus/dax/drivers/kmem ] ||
-	mi_skip_all "no kmem dax driver (CONFIG_DEV_DAX_KMEM=m, module kmem)"
+mi_system_ram_need
 mi_probe
 [ "$have_trace" = 1 ] ||
 	ktap_print_msg "not checking backends: ${MI_TRACE_WHY:-kernel configuration unknown}"
@@ -86,8 +70,7 @@ dx_run() {
 
 # dx_field NAME: a field of 'daxctl list -d DAX'.
 dx_field() {
-	daxctl list -d "$DAX" 2>/dev/null |
-		sed -n "s/.*\"$1\":\"\\{0,1\\}\\([^\",]*\\).*/\\1/p" | head -n 1
+	mi_dax_field "$DAX" "$1"
 }
 
 dx_mode() {
@@ -97,13 +80,7 @@ dx_mode() {
 # dx_blocks: the memory blocks wholly inside the device's range, the
 # ones kmem hot-adds, one number a line.
 dx_blocks() {
-	local bs start size first end i
-	bs=$((0x$(cat "$MEMDIR/block_size_bytes")))
-	start=$(($(cat "/sys/bus/dax/devices/$DAX/resource")))
-	size=$(cat "/sys/bus/dax/devices/$DAX/size")
-	first=$(((start + bs - 1) / bs))
-	end=$(((start + size) / bs))
-	for ((i = first; i < end; i++)); do echo "$i"; done
+	mi_dax_blocks "$DAX"
 }
 
 # dx_check_ram STATE: daxctl list reports system-ram, and every memory block

@@ -6,9 +6,11 @@
 # directory and lists them after its tests).  They need more than the
 # target's tests, and say which variable allows it:
 #
-#   MEMMAP_INIT_SYSTEM_RAM=1            the daxctl test may online the
-#       memory of MEMMAP_INIT_NAMESPACE as system RAM (daxctl
-#       reconfigure-device --mode=system-ram) and offline it again.
+#   MEMMAP_INIT_SYSTEM_RAM=1            the daxctl and hotplug tests may
+#       online the memory of the devices the run names (the device-dax of
+#       MEMMAP_INIT_NAMESPACE, MEMMAP_INIT_CXL_DAX, MEMMAP_INIT_HMEM) as
+#       system RAM (daxctl reconfigure-device --mode=system-ram), use it,
+#       and offline it again.
 #   MEMMAP_INIT_CPU_HOTPLUG=1           the races test may take the last
 #       online CPU offline and back online, over and over, while it
 #       rebinds that namespace.
@@ -103,4 +105,56 @@ mi_lr_init() {
 	fi
 	MI_LR=$r
 	MI_LR_NMEM=$n
+}
+
+# ---------------------------------------------------------------- system RAM
+
+MI_MEMDIR=/sys/devices/system/memory
+
+# mi_dax_field DAX NAME: a field of 'daxctl list -d DAX'.
+mi_dax_field() {
+	daxctl list -d "$1" 2>/dev/null |
+		sed -n "s/.*\"$2\":\"\\{0,1\\}\\([^\",]*\\).*/\\1/p" | head -n 1
+}
+
+# mi_dax_blocks DAX: the memory blocks wholly inside the range of DAX, the
+# ones kmem hot-adds, one number a line.
+mi_dax_blocks() {
+	local bs start size first end i
+	bs=$((0x$(cat "$MI_MEMDIR/block_size_bytes")))
+	start=$(($(cat "/sys/bus/dax/devices/$1/resource")))
+	size=$(cat "/sys/bus/dax/devices/$1/size")
+	first=$(((start + bs - 1) / bs))
+	end=$(((start + size) / bs))
+	for ((i = first; i < end; i++)); do echo "$i"; done
+}
+
+# mi_system_ram_need: what onlining device-dax memory as system RAM needs
+# (daxctl, memory hotplug, NUMA, the kmem driver), or skip the test as a
+# whole.  Loading kmem hands it every device-dax instance of soft-reserved
+# memory or of a CXL ram region that no driver has claimed, and kmem adds
+# that memory as system RAM: while kmem is not loaded and any device-dax
+# instance is unclaimed, it loads nothing and skips, naming them.
+mi_system_ram_need() {
+	local unclaimed d
+	command -v daxctl >/dev/null || mi_skip_all "daxctl not installed"
+	[ -r "$MI_MEMDIR/block_size_bytes" ] ||
+		mi_skip_all "no $MI_MEMDIR/block_size_bytes: kernel without memory hotplug"
+	# daxctl finds a device's memory blocks in /sys/devices/system/node/nodeN.
+	[ -d /sys/devices/system/node ] ||
+		mi_skip_all "no /sys/devices/system/node (CONFIG_NUMA=n): daxctl cannot find memory blocks"
+	if [ ! -d /sys/bus/dax/drivers/kmem ]; then
+		unclaimed=$(for d in /sys/bus/dax/devices/dax*; do
+			[ ! -e "$d" ] || [ -e "$d/driver" ] || echo "${d##*/}"
+		done)
+		if [ -n "$unclaimed" ]; then
+			mi_skip_all "kmem is not loaded, and loading it would hand the unclaimed" \
+				"device-dax $(mi_join <<<"$unclaimed") to kmem, which adds its memory" \
+				"as system RAM: claim it first ('daxctl reconfigure-device" \
+				"--mode=devdax DEV') or load kmem yourself"
+		fi
+		modprobe -q kmem 2>/dev/null
+	fi
+	[ -d /sys/bus/dax/drivers/kmem ] ||
+		mi_skip_all "no kmem dax driver (CONFIG_DEV_DAX_KMEM=m, module kmem)"
 }

@@ -17,7 +17,9 @@
 # runs, devices, rebinds and sizes are the plan's; each OUT (what vm.sh
 # printed) must echo its words ("BENCH-PLAN"), have every device's binds
 # 0..N once and the floor's N+1 writes, and name its run's backend and
-# thread count: anything else is an error (exit 1).  Usage errors exit 2;
+# thread count: anything else is an error (exit 1).  A memory hotplug run's
+# devices run alone, on base, first and template (benchreport/lines.py's
+# HOTPLUG_RUNS).  Usage errors exit 2;
 # exit 3 when the floor does not bound the template paths.  What the
 # table holds and how it is computed: docs/bench.md.
 
@@ -30,12 +32,14 @@ import sys
 
 # The package next to this script, wherever it is run from.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from benchreport.lines import (BACKENDS, BACKEND_OF, BASE_CPUS, BUSY,  # noqa: E402
-                               NUMERIC_FACTS, ReportError, THREADED)
+from benchreport.lines import (BACKENDS, BACKEND_OF, BASE_CPUS, BUSY, FIRST,  # noqa: E402
+                               HOTPLUG, HOTPLUG_RUNS, NUMERIC_FACTS, ReportError, THREADED,
+                               hotplug_run)
 from benchreport.jsonfile import dumps  # noqa: E402
 from benchreport.parse import parse_run, read_plan  # noqa: E402
 from benchreport.render import human_bytes, table  # noqa: E402
-from benchreport.stats import aggregate, breakdown, common_threads, run_labels  # noqa: E402
+from benchreport.stats import (aggregate, breakdown, common_threads, hotplug,  # noqa: E402
+                               run_labels)
 from benchreport.svg import svg_chart  # noqa: E402
 
 PROG = os.path.basename(sys.argv[0])
@@ -143,11 +147,27 @@ def main():
         print(f"{len(every)} binds, {common_threads(every)} thread(s)")
         return
     given = {b["run"] for b in boots}
-    if BASE_CPUS in given and not given & set(THREADED):
-        plan_error(f"plan: {BASE_CPUS}, the base with every vCPU online, goes with the threaded runs")
     busy = set(BUSY) | set(BUSY.values())
-    need = BACKENDS + (list(THREADED) if given & (set(THREADED) | busy) else []) + (
-        sorted(busy) if given & busy else [])
+    hot = hotplug_run(devices)
+    if not hot and set(devices) & HOTPLUG:
+        plan_error(f"plan: {', '.join(d for d in devices if d in HOTPLUG)} (memory hotplug) "
+                   f"and {', '.join(d for d in devices if d not in HOTPLUG)} have other runs: "
+                   "run them separately")
+    if hot:
+        # The first series' control is there when its kernel was built apart.
+        extra = [b for b in run_labels(given) if b not in HOTPLUG_RUNS]
+        if extra:
+            plan_error(f"plan: a memory hotplug run ({', '.join(devices)}) has the runs "
+                       f"{', '.join(HOTPLUG_RUNS)}, not {', '.join(extra)}")
+        need = [b for b in HOTPLUG_RUNS if b != FIRST]
+    elif FIRST in given:
+        plan_error(f"plan: run {FIRST}, the first series' control, is a memory hotplug run's; "
+                   f"{', '.join(devices)} are not hot-added")
+    elif BASE_CPUS in given and not given & set(THREADED):
+        plan_error(f"plan: {BASE_CPUS}, the base with every vCPU online, goes with the threaded runs")
+    else:
+        need = BACKENDS + (list(THREADED) if given & (set(THREADED) | busy) else []) + (
+            sorted(busy) if given & busy else [])
     missing = [b for b in need if b not in given]
     if missing:
         plan_error(f"plan: no run of {', '.join(missing)}"
@@ -193,7 +213,7 @@ def main():
             if not sep or name not in ("base", "first", "patched"):
                 usage_error(f"--kernel '{kv}': need base=DIR, first=DIR or patched=DIR")
             kernels[name] = kernel_facts(name, d)
-        patched = [b for b in labels if BACKEND_OF.get(b, b) != "base"]
+        patched = [b for b in labels if BACKEND_OF.get(b, b) != "base" and b != FIRST]
         if BASE_CPUS in labels:
             cb = runs[BASE_CPUS, sizes[0]][2].get("cpus_online")
             if cb is not None:
@@ -201,12 +221,18 @@ def main():
                     "base": runs["base", sizes[0]][2].get("cpus_online"), BASE_CPUS: cb}
         # The first series' kernel, when the single-threaded runs had their
         # own, ran template and template+streaming; the patched one the
-        # threaded runs (or, without a first, every patched run).
-        if "first" in kernels:
+        # threaded runs (or, without a first, every patched run).  In a
+        # memory hotplug run, the first series' ran FIRST, the patched one
+        # template.
+        first_runs = []
+        if hot:
+            first_runs = [b for b in labels if b == FIRST]
+        elif "first" in kernels:
+            first_runs = [b for b in labels if b in BACKENDS[1:]]
             patched = [b for b in patched if b in THREADED or b in busy] or patched
         who = [("base", "base"), ("patched", (patched or ["template"])[0])]
-        if "first" in kernels:
-            who.insert(1, ("first", "template"))
+        if first_runs:
+            who.insert(1, ("first", first_runs[0]))
         for name, label in who:
             info = runs[label, sizes[0]][2]
             k = kernels.setdefault(name, {})
@@ -217,8 +243,7 @@ def main():
             if info.get("hz", "").isdigit():
                 k["hz"] = int(info["hz"])
             if name != "base":
-                runs_of = ([b for b in labels if b in BACKENDS[1:]] if name == "first" else
-                           patched)
+                runs_of = first_runs if name == "first" else patched
                 k["policies"] = {b: runs[b, sizes[0]][2].get("policy") for b in runs_of}
                 # The CPUs online during each patched boot's binds.
                 ca = {b: runs[b, sizes[0]][2].get("cpus_online") for b in runs_of}
@@ -234,6 +259,9 @@ def main():
          doc["floor"], speedups) = aggregate(runs, sizes, devices, rebinds)
         if speedups:
             doc["speedup"] = speedups
+        hp = hotplug(runs, sizes, devices, rebinds)
+        if hp:
+            doc["hotplug"] = hp
         bd = breakdown(runs, sizes, devices, rebinds)
         if bd:
             doc["breakdown"] = bd

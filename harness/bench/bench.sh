@@ -4,6 +4,9 @@
 # bench.sh: the main job: time memmap_init_zone_device() and the whole bind
 # in QEMU guests on 7.3.4 (base), on the first series (template, template
 # +streaming; one thread) and on both series (the same on every vCPU).
+# Memory hotplug devices (devices.txt's INIT memmap_init_range) run apart:
+# base, the kernel with every series (template: patches/hotplug/) and the
+# first series' (first: a control), each on one thread.
 #
 #   bench.sh [options]          (make bench BENCH_ARGS='...')
 #
@@ -21,6 +24,10 @@ set -euo pipefail
 DEVICES_FILE=$MZ_ROOT/harness/bench/devices.txt
 ALL_DEVICES=$(awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$DEVICES_FILE")
 DEFAULT_DEVICES=$(awk '!/^#/ && $2 == "yes" { printf "%s%s", sep, $1; sep = "," }' "$DEVICES_FILE")
+# Memory hotplug: the devices whose memmap init (INIT) is the hot-added
+# memory's, as benchreport/lines.py's HOTPLUG.
+HOTPLUG_INIT=memmap_init_range
+HOTPLUG_DEVICES=$(awk -v f="$HOTPLUG_INIT" '!/^#/ && $3 == f { printf "%s%s", sep, $1; sep = " " }' "$DEVICES_FILE")
 MAX_REBINDS=200
 MAX_SMP=64
 SIZE_RE='[1-9][0-9]{0,6}[MGT]'
@@ -54,8 +61,10 @@ probe=$((1 - no_probe)) threads=$((1 - no_threads))
 
 devices=()
 IFS=, read -r -a devices <<<"$devices_arg"
-# pmem: an NVDIMM namespace is named; cxlp, cxlr: a CXL pmem, ram device.
-pmem=0 cxlp=0 cxlr=0
+# pmem: an NVDIMM namespace is named; cxlp, cxlr: a CXL pmem, ram device;
+# hot: memory hotplug devices are named (NVDIMM namespaces too), and they
+# alone (hotdevs; others: the rest).
+pmem=0 cxlp=0 cxlr=0 hot=0 hotdevs='' others=''
 for d in "${devices[@]}"; do
 	case " $ALL_DEVICES " in
 	*" $d "*) ;;
@@ -69,7 +78,15 @@ for d in "${devices[@]}"; do
 	cxl-devdax) cxlr=1 ;;
 	*) pmem=1 ;;
 	esac
+	case " $HOTPLUG_DEVICES " in
+	*" $d "*) hot=1 hotdevs+=${hotdevs:+,}$d ;;
+	*) others+=${others:+,}$d ;;
+	esac
 done
+# A memory hotplug run has boots of its own (below).
+if [ "$hot" = 1 ] && [ -n "$others" ]; then
+	mz_arg_error "--devices '$devices_arg': $hotdevs (memory hotplug) and $others have different boots: run them separately (make bench does: BENCH_HOTPLUG_ARGS)"
+fi
 
 [ "$((10#$rebinds))" -ge 1 ] ||
 	mz_arg_error "--rebinds '$rebinds': at least 1 (the median is over the rebinds)"
@@ -113,8 +130,12 @@ done
 	mz_arg_error "--smp '$vcpus': the guest takes 1 to $MAX_SMP vCPUs"
 vcpus=$((10#$vcpus))
 # One vCPU runs one thread: the threaded boots would repeat the others.
-threads_skipped=
-if [ "$threads" = 0 ]; then
+# Memory hotplug's memmap init is neither threaded nor streamed.
+threads_skipped='' skipped="threaded boots"
+if [ "$hot" = 1 ]; then
+	threads=0 skipped="streaming and threaded boots"
+	threads_skipped="memory hotplug: $HOTPLUG_INIT() has no streaming backend and runs on one thread"
+elif [ "$threads" = 0 ]; then
 	threads_skipped="--no-threads"
 elif [ "$vcpus" = 1 ]; then
 	threads=0 threads_skipped="--smp 1: one vCPU runs the threaded init on one thread"
@@ -122,7 +143,6 @@ fi
 if [ "$busy" = 1 ] && [ "$threads" = 0 ]; then
 	mz_arg_error "--busy: the busy host's boots need the threaded ones, which are skipped ($threads_skipped)"
 fi
-per_size=$((threads ? 6 + 2 * busy : 3))
 
 mz_form MZ_ACCEL "$accel" '^(auto|kvm|tcg)$' 'auto, kvm or tcg'
 nvwhere="in QEMU's memory"
@@ -188,13 +208,20 @@ fi
 split=1 why=
 if [ "$MZ_BUILD_KIND" != series ]; then
 	split=0 why="MZ_BUILD_KIND=$MZ_BUILD_KIND builds the series and its follow-up together"
-elif [ ! -f "$MZ_PATCHES/$MZ_FOLLOWUP/series" ]; then
-	split=0 why="$MZ_PATCHES has no follow-up series ($MZ_FOLLOWUP/series)"
+elif [ ! -f "$MZ_PATCHES/threads/series" ]; then
+	split=0 why="$MZ_PATCHES has no follow-up series (threads/series)"
 elif [ -n "$patched_dir" ] && [ -z "$first_dir" ]; then
 	split=0 why="--patched-build without --first-build"
 fi
 [ "$split" = 1 ] || [ -z "$first_dir" ] ||
 	mz_arg_error "--first-build: $why, so one patched kernel runs every patched boot (--patched-build)"
+# A memory hotplug run: base, template (every series) and, with the split,
+# first (the first series: a control).
+if [ "$hot" = 1 ]; then
+	per_size=$((2 + split))
+else
+	per_size=$((threads ? 6 + 2 * busy : 3))
+fi
 
 kvmdev=$MZ_KVM_DEV
 if [ "$accel" = kvm ] && ! mz_kvm_usable; then
@@ -210,11 +237,14 @@ if [ -z "$timeout" ]; then
 	# A CXL map=dev bind writes its memmap through MMIO exits (under TCG
 	# 2-5 s per GiB), and the regions are made first.
 	timeout=$((timeout + (cxlp + cxlr) * 30 + cxlp * (rebinds + 1) * 10 * size_mib / 1024))
+	# A hot-add is undone each time (offlined, removed, bound to
+	# device_dax again): 3-4 s per 4 GiB under TCG on a busy host.
+	timeout=$((timeout + hot * (rebinds + 1) * (5 + 2 * size_mib / 1024)))
 fi
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || mz_arg_error "--timeout '$timeout': not a positive number of seconds"
 
 if [ "$check_only" = 1 ]; then
-	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}"), $vcpus vCPU(s), $per_size boots per size${threads_skipped:+ (threaded boots skipped: $threads_skipped)}"
+	echo "bench.sh: arguments OK: ${#devices[@]} device(s), $rebinds rebinds, size(s) $(IFS=,; echo "${sizes[*]}"), $vcpus vCPU(s), $per_size boots per size${threads_skipped:+ ($skipped skipped: $threads_skipped)}"
 	exit 0
 fi
 
@@ -235,7 +265,8 @@ qemu_version=$(mz_qemu_version)
 start=$(date +%s)
 devlist=$(IFS=,; echo "${devices[*]}")
 info "benchmark: $devlist; $rebinds rebinds; size(s) $(IFS=,; echo "${size_mibs[*]}") MiB; guest RAM $mem_mib MiB, $vcpus vCPU(s); NVDIMM contents $nvwhere; accel $accel ($qemu_version); $per_size boots per size"
-[ -z "$threads_skipped" ] || info "threaded boots skipped ($threads_skipped): the table has the single-threaded rows only"
+[ -z "$threads_skipped" ] || info "$skipped skipped ($threads_skipped): the table has the single-threaded rows only"
+[ "$hot" = 0 ] || [ "$split" = 1 ] || info "memory hotplug: no first series' control boot ($why)"
 
 # Noise: other work on the host, sampled whenever none of ours runs.
 # other_qemu: QEMU processes running now (qemu-system-x86_64: the kernel
@@ -280,13 +311,16 @@ build() {
 	(cd "$dir" && pwd)
 }
 base_build=$(build base "$base_dir" --base guest)
-# The kernels the patched boots run: first (the single-threaded ones) and
-# patched (the threaded ones); one kernel for both without the split, and
-# no second one when the threaded boots are skipped.
+# The kernels the patched boots run: first (the single-threaded ones;
+# a memory hotplug run's control) and patched (the threaded ones; a memory
+# hotplug run's template); one kernel for both without the split, and no
+# second one when the threaded boots are skipped (but for memory hotplug).
 if [ "$split" = 1 ]; then
 	first_build=$(build first "$first_dir" --first "$MZ_STREAM_VARIANT")
 	patched_build=$first_build
-	[ "$threads" = 0 ] || patched_build=$(build patched "$patched_dir" "$MZ_STREAM_VARIANT")
+	if [ "$threads" = 1 ] || [ "$hot" = 1 ]; then
+		patched_build=$(build patched "$patched_dir" "$MZ_STREAM_VARIANT")
+	fi
 else
 	patched_build=$(build patched "$patched_dir" "$MZ_STREAM_VARIANT")
 	first_build=$patched_build
@@ -368,12 +402,15 @@ mkdir -p "$(dirname "$plan")"
 : >"$plan"
 # boot N LABEL FILE BUILD INITRD EXPECT THREADS SIZE_BYTES [APPEND]: one boot
 # (THREADS 1, auto, busy1 or busy, guest/tests/bench's), output in
-# $MZ_LOGS/bench-FILE-SIZE_MIBM.out.
+# $MZ_LOGS/bench-FILE-SIZE_MIBM.out (-cxl with a CXL device, -hotplug in a
+# memory hotplug run: make bench's other runs keep theirs).
 nboots=$((per_size * ${#size_mibs[@]}))
+suffix=${ndctl_arg[*]:+-cxl}
+[ "$hot" = 0 ] || suffix=-hotplug
 boot() {
 	local n=$1 label=$2 file=$3 build=$4 initrd=$5 expect=$6 thr=$7 sbytes=$8 append=${9:-} b0 out t
 	local smib=$((sbytes >> 20))
-	file=$file-${smib}M${ndctl_arg[*]:+-cxl}
+	file=$file-${smib}M$suffix
 	out=$MZ_LOGS/bench-$file.out
 	local words=("devices=$(IFS=+; echo "${devices[*]}")" "rebinds=$rebinds" "size_bytes=$sbytes"
 		"expect=$expect" "threads=$thr")
@@ -401,6 +438,17 @@ boot() {
 n=0
 for sbytes in "${size_bytes[@]}"; do
 	boot $((n + 1)) base base "$base_build" "$base_initrd" base 1 "$sbytes"
+	if [ "$hot" = 1 ]; then
+		# The hot-add path on the first series is 7.3.4's; the kernel
+		# with every series has patches/hotplug/.  The patched kernels'
+		# guests are told template (a patched kernel); their hot-adds
+		# name no backend.
+		[ "$split" = 0 ] ||
+			boot $((n + 2)) first first "$first_build" "$first_initrd" template 1 "$sbytes" memmap_streaming=off
+		boot $((n + per_size)) template template "$patched_build" "$patched_initrd" template 1 "$sbytes" memmap_streaming=off
+		n=$((n + per_size))
+		continue
+	fi
 	boot $((n + 2)) template template "$first_build" "$first_initrd" template 1 "$sbytes" memmap_streaming=off
 	boot $((n + 3)) template+streaming streaming "$first_build" "$first_initrd" template+streaming 1 "$sbytes" memmap_streaming=on
 	if [ "$threads" = 1 ]; then

@@ -8,7 +8,7 @@
 # SRC is a kernel tree with the series (or the mirror); the headers go to
 # DIR, and harness/bench/probe/store-probe.c includes them.
 #
-# DIR/kernel-fill.h holds, verbatim, zone_device_page_copy() and
+# DIR/kernel-fill.h holds, verbatim, memmap_page_copy() and
 # zone_device_page_init_from_template() of SRC/mm/mm_init.c;
 # DIR/kernel-fill-x86.h the MOVNTI word helpers that x86's
 # memcpy_nontemporal() uses for a 64-byte struct page, movnti_8() to
@@ -63,5 +63,5 @@ write() {
 
 write kernel-fill-x86.h "$src/arch/x86/include/asm/string_64.h" \
 	movnti_8 movnti_16 movnti_32 movnti_64
-write kernel-fill.h "$src/mm/mm_init.c" zone_device_page_copy \
+write kernel-fill.h "$src/mm/mm_init.c" memmap_page_copy \
 	zone_device_page_init_from_template

@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 mz_flag --base base "the base tree, $MZ_BASE_VERSION with the fixes of patches/fixes/, not the series"
-mz_flag --first first 'the tree at the end of the first series, without its follow-up patches/threads/ (tree.sh first)'
+mz_flag --first first "the tree at the end of the first series, without the follow-up series (${MZ_FOLLOWUPS// //, }/: tree.sh first)"
 mz_parse "$@"
 [ "$base$first" != 11 ] || mz_arg_error "--base --first: want one of them at most"
 [ ${#MZ_OPERANDS[@]} -eq 1 ] ||
@@ -39,7 +39,7 @@ series)
 	if [ "$base" = 1 ]; then kind=base; fi
 	if [ "$first" = 1 ]; then kind=first; fi ;;
 upstream) [ "$first" = 0 ] ||
-	die "--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together; the first series alone is built on $MZ_BASE_VERSION only (MZ_BUILD_KIND=series)"
+	die "--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-ups together; the first series alone is built on $MZ_BASE_VERSION only (MZ_BUILD_KIND=series)"
 	[ "$base" = 0 ] || kind=upstream-base ;;
 *) die "MZ_BUILD_KIND=$kind: want series (the series on $MZ_BASE_VERSION) or upstream (MZ_UPSTREAM_SRC, harness/series/upstream.sh)" ;;
 esac

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh: the series' KUnit test of the ZONE_DEVICE template copy, one kernel per RUN.
+# kunit.sh: the series' KUnit tests of the template copies, one kernel per RUN.
 #
 #   kunit.sh [RUN...]                (make kunit KUNIT_ARGS='RUN...'; default: every RUN)
 #   kunit.sh --guest-output LOG      (make check: no kernel built)
@@ -13,7 +13,7 @@
 #                 run, without the streaming backend (make check-debug)
 #
 # Each RUN is a small kernel that the kernel's own kunit.py builds from
-# the test's kunitconfig (in $MZ_BUILD/kunit-RUN) and parses the KTAP of;
+# the tests' kunitconfigs (in $MZ_BUILD/kunit-RUN) and parses the KTAP of;
 # QEMU boots it as kunit.py's qemu_configs say (arm64: Debian's cross gcc
 # and qemu-system-aarch64, which harness/deps.sh installs).  Fails when a
 # run fails, crashes, skips or runs no test.  Logs:
@@ -52,8 +52,12 @@ fi
 need_tool python3 python3
 need_tool timeout coreutils
 src=$("$MZ_ROOT/harness/series/tree.sh" apply)
-kunitconfig=mm/tests/zone_device_memmap.kunitconfig
-[ -f "$src/$kunitconfig" ] || die "$src has no $kunitconfig: is the series applied (harness/series/tree.sh)?"
+# The tests' kunitconfigs: the ZONE_DEVICE one and the hot-added memory
+# one (patches/hotplug/); kunit.py merges them into one kernel.
+kunitconfigs=(mm/tests/zone_device_memmap.kunitconfig mm/tests/memmap_hotplug.kunitconfig)
+for k in "${kunitconfigs[@]}"; do
+	[ -f "$src/$k" ] || die "$src has no $k: is the series applied (harness/series/tree.sh)?"
+done
 mz_lock tree_lock "$MZ_TREE.lock" "tree.sh to finish rewriting $MZ_TREE" -s
 mkdir -p "$MZ_LOGS"
 
@@ -63,8 +67,8 @@ mkdir -p "$MZ_LOGS"
 # kernels).
 run() {
 	local r=$1 a=${1%-kasan} out=$MZ_BUILD/kunit-$1 log=$MZ_LOGS/kunit-$1 accel=tcg
-	local -a build=(python3 tools/testing/kunit/kunit.py build --kunitconfig="$kunitconfig"
-		--arch="$a" --build_dir="$out" --jobs="$MZ_JOBS")
+	local -a build=(python3 tools/testing/kunit/kunit.py build
+		"${kunitconfigs[@]/#/--kunitconfig=}" --arch="$a" --build_dir="$out" --jobs="$MZ_JOBS")
 	[ "$r" = "$a" ] || build+=(--kconfig_add CONFIG_KASAN=y --kconfig_add CONFIG_KASAN_GENERIC=y)
 	need_tool "${qemu[$a]}" "${qemu_pkg[$a]}"
 	[ -z "${cross[$a]}" ] || {
@@ -111,7 +115,7 @@ guest() {
 	rm -f "$log.console" "$log.log"
 	sed -n 's/\r$//; s/^# kunit: //p' "$guest_log" >"$log.console"
 	if [ ! -s "$log.console" ]; then
-		info "guest: FAILED: no '# kunit: ' lines in $guest_log (did the guest load zone_device_memmap_kunit? see its step 5)"
+		info "guest: FAILED: no '# kunit: ' lines in $guest_log (did the guest load the KUnit modules? see its steps 5 and 6)"
 		return 1
 	fi
 	info "guest: the KTAP of $guest_log"

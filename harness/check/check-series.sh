@@ -8,7 +8,7 @@
 # CHECK is all (the default: every one, each in a process of its own,
 # the status saying whether any failed) or one of
 #   checkpatch  checkpatch.pl --strict on every patch of patches/, its fixes,
-#               its follow-up, the postings against v11 and patches/ndctl/
+#               its follow-ups, the postings against v11 and patches/ndctl/
 #   codegen     the template copies in mm/mm_init.o of the streaming
 #               variant (harness/build/codegen-check.sh)
 #   first       the C files the first series touches compile at its end
@@ -47,7 +47,7 @@ checkpatch() {
 	local p out bad=0 dir plist n sub
 	dir=$(cd "$MZ_PATCHES" && pwd) || die "no patches directory $MZ_PATCHES"
 	[ -f "$dir/series" ] || die "$dir/series missing"
-	# The series and its follow-up (threads/).
+	# The series and its follow-ups (MZ_FOLLOWUPS).
 	mz_stack_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
 		# From inside the kernel tree; see mz_checkpatch in lib.sh.

@@ -5,7 +5,8 @@
 #
 #   check-mirror.sh      (make check-mirror; check.sh's mirror step)
 #
-# Applies patches/fixes/series, patches/series and patches/threads/series
+# Applies patches/fixes/series, patches/series and each follow-up's
+# patches/NAME/series (MZ_FOLLOWUPS: threads, hotplug), in order,
 # to the release in a scratch index of the kernel tree (nothing in the
 # tree's work tree or branches changes), then requires that the mirror
 # directories hold exactly the files they touch, each identical to what

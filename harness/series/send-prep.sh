@@ -3,10 +3,13 @@
 # shellcheck disable=SC2154 # mz_opt and mz_flag set the options' variables
 # send-prep.sh: prepare a copy of a series for git send-email (nothing is sent).
 #
-#   send-prep.sh [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR   (make send-prep*)
+#   send-prep.sh [--fixes|--threads|--hotplug|--v11-fixes|--mm-unstable|--ndctl] OUTDIR   (make send-prep*)
 #
 # Without an option, the series of patches/, on the fixes of
 # patches/fixes/ (applied first, not sent: the cover letter names them).
+# --threads, --hotplug (an option per follow-up series, MZ_FOLLOWUPS): that
+# follow-up alone, on the fixes and patches/ (and not on the follow-ups
+# the kernel tree stacks under it: each is sent on the first series).
 # In a scratch clone, every patch gets the sender (git config user.name
 # and user.email, refused when unset or a placeholder) as author and
 # Signed-off-by:, git format-patch writes the series with its cover
@@ -20,17 +23,29 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 mz_flag --fixes fixes 'the fixes of patches/fixes/, on the release'
-mz_flag --threads followup 'the follow-up series of patches/threads/, on the fixes and patches/'
+for f in $MZ_FOLLOWUPS; do
+	mz_flag "--$f" "followup_${f//-/_}" "the follow-up series of patches/$f/, on the fixes and patches/"
+done
 mz_flag --v11-fixes v11_fixes "patches/v11-fixes/, on MZ_UPSTREAM_SRC's HEAD (a tree with v11)"
 mz_flag --mm-unstable mm_unstable "patches/mm-unstable/, on MZ_UPSTREAM_SRC's HEAD with the fixes and patches/v11-fixes/ before it"
 mz_flag --ndctl ndctl "the ndctl series of patches/ndctl/, on ndctl $MZ_NDCTL_VERSION, with ndctl's conventions"
 mz_parse "$@"
-chosen=()
-for o in fixes:"$fixes" threads:"$followup" v11-fixes:"$v11_fixes" mm-unstable:"$mm_unstable" ndctl:"$ndctl"; do
+# followup: the follow-up series chosen (its folder under patches/), if any.
+chosen=() followup='' opts=(fixes:"$fixes")
+for f in $MZ_FOLLOWUPS; do
+	v=followup_${f//-/_}
+	opts+=("$f:${!v}")
+	[ "${!v}" = 0 ] || followup=$f
+done
+opts+=(v11-fixes:"$v11_fixes" mm-unstable:"$mm_unstable" ndctl:"$ndctl")
+for o in "${opts[@]}"; do
 	[ "${o#*:}" = 0 ] || chosen+=("--${o%%:*}")
 done
 [ ${#chosen[@]} -le 1 ] || mz_arg_error "${chosen[*]}: want one series at most"
-[ ${#MZ_OPERANDS[@]} -eq 1 ] || mz_arg_error "want [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR"
+if [ ${#MZ_OPERANDS[@]} -ne 1 ]; then
+	o=$(printf -- '--%s|' "${opts[@]%%:*}")
+	mz_arg_error "want [${o%|}] OUTDIR"
+fi
 upstream=
 [ "$v11_fixes" = 0 ] || upstream=$MZ_V11_FIXES
 [ "$mm_unstable" = 0 ] || upstream=mm-unstable
@@ -65,9 +80,10 @@ patches=$MZ_PATCHES
 # What differs for the ndctl series: its patches, the tree it applies to
 # and its base tag, the scratch clone.
 src=$MZ_TREE base=$MZ_RELEASE_TAG scratch=$MZ_SEND_TREE
-# The series a series applies on (the fixes; for the follow-up, the
-# fixes and the first series): their patches go in first and are not
-# sent (format-patch --base names them).
+# The series a series applies on (the fixes; for a follow-up, the fixes
+# and the first series, not the follow-ups before it in the kernel tree:
+# each follow-up is sent on the first series): their patches go in first
+# and are not sent (format-patch --base names them).
 pre=() predirs=()
 if [ "$ndctl" = 1 ]; then
 	patches=$MZ_PATCHES/ndctl
@@ -83,9 +99,9 @@ elif [ -n "$upstream" ]; then
 		predirs=("$MZ_PATCHES/$MZ_FIXES" "$MZ_PATCHES/$MZ_V11_FIXES")
 else
 	predirs=("$MZ_PATCHES/$MZ_FIXES")
-	if [ "$followup" = 1 ]; then
+	if [ -n "$followup" ]; then
 		predirs+=("$MZ_PATCHES")
-		patches=$MZ_PATCHES/$MZ_FOLLOWUP
+		patches=$MZ_PATCHES/$followup
 	fi
 fi
 for d in ${predirs[@]+"${predirs[@]}"}; do

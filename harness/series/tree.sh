@@ -5,16 +5,18 @@
 #
 #   tree.sh [apply]   the release (tagged MZ_RELEASE_TAG), then one commit
 #                     per patch of patches/fixes/series (branch "fixes",
-#                     its end tagged MZ_BASE_TAG), of patches/series and of
-#                     patches/threads/series, on branch "series"; prints
-#                     the tree path
+#                     its end tagged MZ_BASE_TAG), of patches/series
+#                     (branch opt-in) and of each follow-up series in
+#                     order (MZ_FOLLOWUPS: patches/threads/series, branch
+#                     "threads", then patches/hotplug/series), on branch
+#                     "series"; prints the tree path
 #   tree.sh base      also make a worktree checked out at the base, the
 #                     release with the fixes (for building the kernel
 #                     without the series); prints its path
 #   tree.sh first     also make a worktree checked out at the end of the
-#                     first series (branch opt-in), without its follow-up
-#                     series patches/threads/ (for the benchmark's rows of
-#                     the first series); prints its path
+#                     first series (branch opt-in), without the follow-up
+#                     series (for the benchmark's rows of the first
+#                     series); prints its path
 #
 # The base is Debian's linux-source-7.3 (see fetch-base.sh) or, with
 # LINUX_SRC=/path, your own 7.3.y tree (git or plain).  Commits are made
@@ -146,7 +148,7 @@ if [ "$mode" = base ]; then
 	echo "$base"
 elif [ "$mode" = first ]; then
 	first=$(g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH") ||
-		die "the tree has no $MZ_FIRST_BRANCH branch: patches/ has no follow-up series ($MZ_FOLLOWUP/), so the first series is the whole series (tree.sh apply)"
+		die "the tree has no $MZ_FIRST_BRANCH branch: patches/ has no follow-up series (${MZ_FOLLOWUPS// //, }/), so the first series is the whole series (tree.sh apply)"
 	wt=$MZ_FIRST_WORKTREE
 	if [ ! -f "$wt/Makefile" ]; then
 		info "checking out the first series ($MZ_FIRST_BRANCH) into $wt"

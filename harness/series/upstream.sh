@@ -23,7 +23,9 @@
 #                        (patches/cited-commits.txt) and, when the base is
 #                        a local rebuild of v11, that base
 #   upstream.sh apply    MZ_UPSTREAM_SRC's HEAD plus patches/fixes/,
-#                        patches/v11-fixes/ and patches/mm-unstable/
+#                        patches/v11-fixes/ and patches/mm-unstable/, then
+#                        the follow-up series in the tree's order
+#                        (MZ_FOLLOWUPS: patches/threads/, patches/hotplug/)
 #                        (git am) in $MZ_UPSTREAM_TREE; prints its path
 #   upstream.sh base     MZ_UPSTREAM_SRC's HEAD with patches/fixes/ in
 #                        $MZ_UPSTREAM_TREE-base; prints its path
@@ -69,15 +71,15 @@ clone_at() {
 export GIT_AUTHOR_NAME="$MZ_TREE_NAME" GIT_AUTHOR_EMAIL="$MZ_TREE_EMAIL"
 export GIT_COMMITTER_NAME="$MZ_TREE_NAME" GIT_COMMITTER_EMAIL="$MZ_TREE_EMAIL"
 
-# am_series TREE DIR: 'git am' the patches DIR/series lists onto TREE's
-# HEAD; prints how many.
+# am_series TREE DIR [OPTION]: 'git am' (with OPTION) the patches
+# DIR/series lists onto TREE's HEAD; prints how many.
 am_series() {
 	local tree=$1 dir=$2 p n=0
-	local -a plist=()
+	local -a plist=() opt=(${3:+"$3"})
 	mz_series_patches plist "$dir"
 	for p in ${plist[@]+"${plist[@]}"}; do
 		mz_patch_identity "$dir/$p" "$MZ_TREE_NAME" "$MZ_TREE_EMAIL" |
-			git -C "$tree" am -q || {
+			git -C "$tree" am -q ${opt[@]+"${opt[@]}"} || {
 			git -C "$tree" am --abort || true
 			die "${dir#"$MZ_ROOT/"}/$p does not apply to MZ_UPSTREAM_SRC's HEAD ${base:0:12} plus what precedes it; export again (make upstream-export) on this base"
 		}
@@ -103,17 +105,18 @@ apply)
 	info "applied the $n fixes of v11 in patches/$MZ_V11_FIXES/"
 	n=$(am_series "$MZ_UPSTREAM_TREE" "$out")
 	info "applied $n patches of patches/mm-unstable/ to ${base:0:12} in $MZ_UPSTREAM_TREE"
-	if [ -f "$MZ_PATCHES/$MZ_FOLLOWUP/series" ]; then
-		n=$(am_series "$MZ_UPSTREAM_TREE" "$MZ_PATCHES/$MZ_FOLLOWUP")
-		info "applied the $n patches of the follow-up series patches/$MZ_FOLLOWUP/ on top"
-	fi
+	for f in $MZ_FOLLOWUPS; do
+		[ -f "$MZ_PATCHES/$f/series" ] || continue
+		n=$(am_series "$MZ_UPSTREAM_TREE" "$MZ_PATCHES/$f" --3way)
+		info "applied the $n patches of the follow-up series patches/$f/ on top"
+	done
 	echo "$MZ_UPSTREAM_TREE"
 	;;
 export)
 	series=$("$MZ_ROOT/harness/series/tree.sh" apply)
 	part1_end=$(git -C "$series" rev-list --reverse "$MZ_BASE_TAG..series" | sed -n "${MZ_PART1}p")
 	[ -n "$part1_end" ] || die "the series has fewer than MZ_PART1=$MZ_PART1 patches"
-	# Part 2 of the series; its follow-up (threads) must apply on top.
+	# Part 2 of the series; its follow-ups (MZ_FOLLOWUPS) must apply on top.
 	first=series
 	if git -C "$series" rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH" >/dev/null; then
 		first=$MZ_FIRST_BRANCH
@@ -166,11 +169,18 @@ export)
 		for f in "$tmp/${part%% *}"/*.patch; do mz_strip_tree_signoff "$f"; done
 	done
 	if [ "$first" != series ]; then
-		info "checking that patches/$MZ_FOLLOWUP/ applies on top"
-		n=$(am_series "$work" "$MZ_PATCHES/$MZ_FOLLOWUP")
-		info "  patches/$MZ_FOLLOWUP/: $n patches applied"
+		for f in $MZ_FOLLOWUPS; do
+			[ -f "$MZ_PATCHES/$f/series" ] || continue
+			info "checking that patches/$f/ applies on top"
+			# Made on 7.3.4, a follow-up may have the first
+			# series' lines as context where upstream has v11's:
+			# --3way merges it through the blobs of the kernel
+			# tree, which MZ_UPSTREAM_SRC shares objects with.
+			n=$(am_series "$work" "$MZ_PATCHES/$f" --3way)
+			info "  patches/$f/: $n patches applied"
+		done
 	fi
-	# Outside Part 1's files, the result (with the follow-up) must be
+	# Outside Part 1's files, the result (with the follow-ups) must be
 	# the series tree's.
 	mapfile -t p1files < <(git -C "$series" diff --name-only "$MZ_BASE_TAG" "$part1_end")
 	mapfile -t p2files < <(git -C "$series" diff --name-only "$part1_end" series)

@@ -71,6 +71,7 @@ rep() {
 		case "${r%%=*}" in
 		base) e=base t=1 ;;
 		base-cpus) e=base t=auto ;;
+		first) e=template t=1 ;;
 		template-threads) e=template t=auto ;;
 		template+streaming-threads) e=template+streaming t=auto ;;
 		template-busy) e=template t=busy1 ;;
@@ -115,12 +116,20 @@ pyjson() {
 # --- bench.sh argument validation ------------------------------------------
 
 @test "the bench's devices: harness/bench/devices.txt's; bench.sh takes each, the guest binds each" {
-	local d names defaults
+	local d names defaults hot
 	[ ! -d /mz/tests ] || skip "/mz/tests exists: this host looks like a bench guest"
 	names=$(awk '!/^#/ && NF { print $1 }' "$H/bench/devices.txt")
 	defaults=$(awk '!/^#/ && $2 == "yes" { n++ } END { print n }' "$H/bench/devices.txt")
+	# The memory hotplug devices, as the report has them (INIT).
+	hot=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from benchreport import lines; print(" ".join(sorted(lines.HOTPLUG)))' "$H/bench")
+	[ -n "$hot" ]
 	for d in $names; do
 		run -0 bench --check-args --devices "$d" --size 1G --no-probe
+		# bench.sh runs them as such, and them alone.
+		case " $hot " in
+		*" $d "*) [[ "$output" == *"(streaming and threaded boots skipped: memory hotplug: "* ]] ;;
+		*) [[ "$output" != *"memory hotplug"* ]] ;;
+		esac
 		# The guest takes it: it stops only at the host check after its
 		# own, where it would start binding.
 		run -1 "$ROOT/guest/tests/bench" "devices=$d" rebinds=1 size_bytes=1073741824 expect=base threads=1
@@ -339,13 +348,16 @@ fake_bench() {
 	cat >"$T/repo/harness/vm/vm.sh" <<-VMEOF
 	#!/bin/bash
 	echo "\$*" >>"$T/vm.log"
+	k=" \$* "
 	while [ \$# -gt 0 ] && [ "\$1" != bench ]; do shift; done
 	shift
 	echo "BENCH-PLAN \$*"
 	case "\${4#expect=}/\${5#threads=}" in
 	base/1) f=base ;;
 	base/auto) f=base-cpus ;;
-	template/1) f=template ;;
+	template/1) f=template
+		# A memory hotplug run's control, on the first series' kernel.
+		case "\$k" in *"/first-x "*) [ ! -f "$FIX/first.out" ] || f=first ;; esac ;;
 	template+streaming/1) f=streaming ;;
 	template/auto) f=template-threads ;;
 	template+streaming/auto) f=streaming-threads ;;
@@ -1423,4 +1435,272 @@ TRACE
 		run -0 env PATH="$p" bash -c ". '$T/phases.sh'; fail() { echo FAIL; exit 1; }; PH='$T/ph2'; phases fsdax-dev 0"
 		[ "$output" = "BENCH-PHASE device=fsdax-dev bind=0 path=nd_pmem_probe calls=1 ns=2622937000" ]
 	done
+}
+
+# --- memory hotplug: devdax-ram ---------------------------------------------
+
+# hotplug_report ARGS...: the report on the canned boots of a memory
+# hotplug run, fixtures/bench/hotplug-*.out: devdax-ram's hot-adds of 31
+# memory blocks (1015808 pages) per bind, with their phases, on base, on
+# the first series' kernel (first: the hot-add path as on base) and on
+# the kernel with every series (template: patches/hotplug/'s copy).
+hotplug_report() {
+	rep --run "base=$FIX/hotplug-base.out" --run "first=$FIX/hotplug-first.out" \
+		--run "template=$FIX/hotplug-template.out" --devices devdax-ram --rebinds 3 "$@"
+}
+
+@test "bench-report.py: devdax-ram: memmap_init_range(), the onlining around it and daxctl's command on three kernels" {
+	run -0 --separate-stderr hotplug_report --accel tcg --json "$T/r.json" --text "$T/r.txt" \
+		--svg "$T/r.svg" --fact 'threads_skipped=memory hotplug: memmap_init_range() has no streaming backend and runs on one thread'
+	table=$output
+	flat=$(tr '\n' ' ' <<<"$output" | tr -s ' ')
+	# Which kernel each row is, in words.
+	[[ "$flat" == "memmap_init_range(): base 7.3.4-mz-base vs the first series 7.3.4-mz-first (no hot-add change) and 7.3.4-mz-series with the hot-add change; 1 device(s) at 4 GiB;"* ]]
+	[[ "$flat" == *"Rows: base: 7.3.4 (7.3.4-mz-base); first: first series (patches/), no hot-add change (7.3.4-mz-first); template: with patches/hotplug/ (7.3.4-mz-series)."* ]]
+	[[ "$flat" == *"Streaming and threaded boots skipped (memory hotplug: memmap_init_range() has no streaming backend and runs on one thread): one thread only."* ]]
+	[[ "$flat" == *"Instrument, every kernel: the function_graph tracer, in an instance of its own filtered to memmap_init_range() alone and in another to online_pages(), which calls it"* ]]
+	# Its memmap init block names the function: base 100/92/96 ms, first
+	# 98/93/95, template 30/26/28, floor 8.0/8.4/8.2.
+	grep -A9 -x 'devdax-ram, 4 GiB (1015808 pages, memmap_init_range())' <<<"$output" >"$T/init"
+	grep -E '^  run +median +min-max +first +x base +x floor$' "$T/init"
+	grep -E '^  base +96\.00 +92\.00-100\.00 +120\.00 +1\.00 +11\.71$' "$T/init"
+	grep -E '^  first +95\.00 +93\.00-98\.00 +118\.00 +0\.99 +11\.59$' "$T/init"
+	grep -E '^  template +28\.00 +26\.00-30\.00 +60\.00 +0\.29 +3\.41$' "$T/init"
+	grep -E '^  first vs base: +no difference proven at 95%$' "$T/init"
+	grep -E '^  template vs base: +-70\.8% \+- 8\.7%$' "$T/init"
+	grep -E '^  template vs first: +-70\.6% \+- 5\.5%$' "$T/init"
+	# daxctl's command, its parts and the onlining's, medians of the
+	# per-bind differences: base 680 = 468 + 212, 212 = 96 + 116.
+	sed -n '/^devdax-ram, 4 GiB, memory hotplug: /,/^$/p' <<<"$output" >"$T/hp"
+	grep -E '^  part +base +first +template$' "$T/hp"
+	grep -E '^  whole command +680\.00 +676\.00 0\.99x +610\.00 0\.90x$' "$T/hp"
+	grep -E '^   daxctl, hot-add, rest +468\.00 +466\.00 1\.00x +464\.00 0\.99x$' "$T/hp"
+	grep -E '^   onlining, online_pages\(\) +212\.00 +210\.00 0\.99x +146\.00 0\.69x$' "$T/hp"
+	grep -E '^    memmap init +96\.00 +95\.00 0\.99x +28\.00 0\.29x$' "$T/hp"
+	grep -E '^    rest of onlining +116\.00 +115\.00 0\.99x +118\.00 1\.02x$' "$T/hp"
+	grep -E '^  onlining, first vs base: +no difference proven at 95%$' "$T/hp"
+	grep -E '^  whole command, first vs base: +no difference proven at 95%$' "$T/hp"
+	grep -E '^  onlining, template vs base: +-31\.1% \+- 7\.8%$' "$T/hp"
+	grep -E '^  whole command, template vs base: +-10\.3% \+- 6\.1%$' "$T/hp"
+	grep -E '^  onlining, template vs first: +-30\.9% \+- 5\.9%$' "$T/hp"
+	grep -E '^  whole command, template vs first: +-10\.2% \+- 5\.2%$' "$T/hp"
+	[[ "$(tr '\n' ' ' <"$T/hp" | tr -s ' ')" == *"1015808 pages in 31 memory block(s)"* ]]
+	# The whole bind table counts the command as any device's bind.
+	grep -E '^  device +size +base +first +template$' <<<"$output"
+	grep -E '^  devdax-ram +4 GiB +680\.00 +676\.00 0\.99x +610\.00 0\.90x$' <<<"$output"
+	[[ "$flat" == *"Whole bind, median ms and x base (devdax-ram: daxctl reconfigure-device --mode=system-ram, bash EPOCHREALTIME;"* ]]
+	# The bound from its phases' memmap_init_range(): 610 - 28 ms.
+	[[ "$flat" == *"Bound, template: the enable less its memmap init is 582.00 ms, so no faster memmap init makes this bind more than 1.17x as fast as base's 680.00 ms."* ]]
+	# One thread alone: no part per series, no streaming or threaded row.
+	[[ "$table" != *"== Part"* ]] && [[ "$table" != *"+streaming"* ]]
+	run -1 grep -E '[0-9] threads|all CPUs' <<<"$table"
+	[ -z "$(awk 'length > 72' <<<"$table")" ]
+	run -0 "$H/bench/bench-report.py" --cover "$T/r.json"
+	[ "$output" = "$(cat "$T/r.txt")" ]
+	pyjson "$T/r.json" 'r = {(x["device"], x["backend"], x["metric"]): x for x in d["results"]}
+x = r["devdax-ram", "base", "online_ns"]
+assert (x["function"], x["first"], x["samples"], x["median"]) == ("online_pages", 260000000, [220000000, 204000000, 212000000], 212000000), x
+assert r["devdax-ram", "template", "memmap_init_ns"]["function"] == "memmap_init_range"
+assert r["devdax-ram", "first", "memmap_init_ns"]["nr_pages"] == 1015808
+assert {b for _, b, _ in r} == {"base", "first", "template", "floor"}, r.keys()
+assert not d["crosscheck"] and "speedup" not in d
+h = {x["run"]: x for x in d["hotplug"]}
+assert set(h) == {"base", "first", "template"}, h
+assert (h["template"]["calls"], h["template"]["memmap_init_ns"], h["template"]["online_rest_ns"], h["template"]["outside_online_ns"], h["template"]["first_enable_ns"]) == (31, 28000000, 118000000, 464000000, 800000000), h
+c = [(x["metric"], x["a"], x["b"]) for x in d["comparisons"]]
+assert c == [(m, a, b) for m in ["memmap_init_ns"] for a, b in [("first", "base"), ("template", "base"), ("template", "first")]] + [(m, a, b) for a, b in [("first", "base"), ("template", "base"), ("template", "first")] for m in ("online_ns", "enable_ns")], c
+k = d["kernels"]
+assert (k["first"]["release"], k["first"]["policies"], k["patched"]["release"], k["patched"]["policies"]) == ("7.3.4-mz-first", {"first": "off"}, "7.3.4-mz-series", {"template": "off"}), k'
+	grep -q '>memmap_init_range(): median of 3 rebinds' "$T/r.svg"
+}
+
+@test "bench-report.py: a memory hotplug run has base, template and its control first alone, and its devices alone" {
+	# Without the first series' own kernel (one patched kernel): base
+	# and template, and the table says so.
+	run -0 --separate-stderr rep --run "base=$FIX/hotplug-base.out" --run "template=$FIX/hotplug-template.out" \
+		--devices devdax-ram --rebinds 3
+	[[ "$(tr '\n' ' ' <<<"$output" | tr -s ' ')" == *"Rows: base: 7.3.4 (7.3.4-mz-base); template: with patches/hotplug/ (7.3.4-mz-series). No first series' control: one patched kernel ran every patched boot."* ]]
+	grep -E '^  template vs base: +-70\.8% \+- 8\.7%$' <<<"$output"
+	grep -E '^  whole command, template vs base: +-10\.3% \+- 6\.1%$' <<<"$output"
+	run -1 grep -E 'vs first|^  first ' <<<"$output"
+	# No streaming or threaded run, and template is not optional.
+	run -1 --separate-stderr hotplug_report --run "template+streaming=$FIX/hotplug-template.out"
+	[ "$stderr" = "bench-report.py: error: plan: a memory hotplug run (devdax-ram) has the runs base, first, template, not template+streaming" ]
+	run -1 --separate-stderr hotplug_report --run "template-threads=$FIX/hotplug-template.out"
+	[[ "$stderr" == *"has the runs base, first, template, not template-threads" ]]
+	run -1 --separate-stderr rep --run "base=$FIX/hotplug-base.out" --run "first=$FIX/hotplug-first.out" \
+		--devices devdax-ram --rebinds 3
+	[ "$stderr" = "bench-report.py: error: plan: no run of template" ]
+	# first is a memory hotplug run's, and hot-added devices run alone.
+	run -1 --separate-stderr report --run "first=$FIX/template.out"
+	[ "$stderr" = "bench-report.py: error: plan: run first, the first series' control, is a memory hotplug run's; fsdax-dev, devprivate are not hot-added" ]
+	run -1 --separate-stderr report --devices fsdax-dev,devdax-ram
+	[ "$stderr" = "bench-report.py: error: plan: devdax-ram (memory hotplug) and fsdax-dev have other runs: run them separately" ]
+}
+
+@test "bench-report.py: devdax-ram's lines name no backend, and it alone may (devices.txt)" {
+	# The one place: devices.txt's BACKEND column, "-" for devdax-ram alone.
+	run -0 python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from benchreport import lines; print(sorted(lines.NO_BACKEND), sorted(lines.HOTPLUG))' "$H/bench"
+	[ "$output" = "['devdax-ram'] ['devdax-ram']" ]
+	# A hot-add that names a backend is refused: nothing on its path does.
+	mkdir -p "$T/f"
+	sed '/^BENCH device=devdax-ram bind=2 /s/ backend=- / backend=template /' "$FIX/hotplug-template.out" >"$T/f/hotplug-template.out"
+	run -1 --separate-stderr rep --run "base=$FIX/hotplug-base.out" --run "first=$FIX/hotplug-first.out" \
+		--run "template=$T/f/hotplug-template.out" --devices devdax-ram --rebinds 3
+	[[ "$stderr" == *"run template: devdax-ram bind 2 names backend 'template', but nothing on its path names one (devices.txt: BACKEND -): want backend=-"* ]]
+	# The other devices must still name their run's.
+	sed '/^BENCH device=fsdax-dev bind=2 /s/ backend=template / backend=- /' "$FIX/template.out" >"$T/f/template.out"
+	run -1 --separate-stderr rep --run "base=$FIX/base.out" --run "template=$T/f/template.out" \
+		--run "template+streaming=$FIX/streaming.out"
+	[[ "$stderr" == *"run template: WRONG BACKEND: fsdax-dev bind 2 used '-', this run must measure 'template'"* ]]
+}
+
+# hotplug_bad SED: the report with the base boot's devdax-ram lines
+# edited by SED: it must fail (exit 1); its message in $stderr.
+hotplug_bad() {
+	sed "$1" "$FIX/hotplug-base.out" >"$T/b.out"
+	run -1 --separate-stderr rep --run "base=$T/b.out" --run "first=$FIX/hotplug-first.out" \
+		--run "template=$FIX/hotplug-template.out" --devices devdax-ram --rebinds 3
+}
+
+@test "bench-report.py: a hot-add whose memmap_init_range() or online_pages() was not traced is an error" {
+	hotplug_bad '/^BENCH device=devdax-ram bind=1 /{s/ memmap_init_ns=[0-9]* / memmap_init_ns=0 /; s/ events=31 / events=0 /}'
+	[[ "$stderr" == *"run base: devdax-ram bind 1: memmap_init_range() was not traced (events=0, nr_pages=1015808): no memmap init time"* ]]
+	hotplug_bad '/^BENCH device=devdax-ram bind=2 /s/ online_ns=.*$//'
+	[[ "$stderr" == *"run base: devdax-ram bind 2: no online_ns= and online_events=: a hot-add must give its online_pages() time"* ]]
+	hotplug_bad '/^BENCH device=devdax-ram bind=3 /s/ online_events=31$/ online_events=30/'
+	[[ "$stderr" == *"run base: devdax-ram bind 3: 31 memmap_init_range() call(s) of 96000000 ns, 30 online_pages() call(s) of 212000000 ns, in a command of 680000000 ns: want one of each per block, each inside the next"* ]]
+	hotplug_bad '/^BENCH device=devdax-ram bind=3 /s/ online_ns=[0-9]* / online_ns=95000000 /'
+	[[ "$stderr" == *"devdax-ram bind 3: 31 memmap_init_range() call(s) of 96000000 ns, 31 online_pages() call(s) of 95000000 ns"* ]]
+	hotplug_bad '/^BENCH-INFO hotplug_instrument=/d'
+	[[ "$stderr" == *"run base: memory hotplug not timed by function_graph (BENCH-INFO hotplug_instrument=None)"* ]]
+	# A device that is not hot-added has no onlining.
+	sed '/^BENCH device=fsdax-dev bind=1 /s/$/ online_ns=5 online_events=1/' "$FIX/base.out" >"$T/b.out"
+	run -1 --separate-stderr rep --run "base=$T/b.out" --run "template=$FIX/template.out" \
+		--run "template+streaming=$FIX/streaming.out"
+	[[ "$stderr" == *"run base: fsdax-dev bind 1: online_ns= on a device that is not hot-added"* ]]
+}
+
+@test "guest bench: a hot-add's line from its two traces, and loud failures when they show nothing" {
+	local f
+	for f in need_traceable fg_times check_filter hp_report; do
+		sed -n "/^$f() {/,/^}/p" "$ROOT/guest/tests/bench"
+	done >"$T/hp.sh"
+	[ "$(grep -c '^}' "$T/hp.sh")" -eq 4 ]
+	mkdir -p "$T/tr" "$T/hpi" "$T/hpo" "$T/fg" "$T/mem/memory8" "$T/mem/memory9"
+	printf '%s\n' 'memmap_init_range' 'online_pages' 'dev_dax_kmem_probe [kmem]' >"$T/tr/available_filter_functions"
+	printf '# tracer: function_graph\n#\n' >"$T/hdr"
+	{ cat "$T/hdr"; printf '%s\n' ' 0) # 1234.567 us |  memmap_init_range();' ' 0) # 1000.000 us |  memmap_init_range();'; } >"$T/hpi/trace"
+	{ cat "$T/hdr"; printf '%s\n' ' 0) # 3000.000 us |  online_pages();' ' 0) # 2500.500 us |  online_pages();'; } >"$T/hpo/trace"
+	cat "$T/hdr" >"$T/fg/trace"
+	echo online >"$T/mem/memory8/state"
+	echo online >"$T/mem/memory9/state"
+	# hp DEVICE BIND ENABLE_NS BLOCKS PAGES KB: hp_report with the fakes.
+	cat >"$T/run.sh" <<-EOF
+	. '$T/hp.sh'
+	fail() { echo "BENCH-ERROR \$*"; exit 1; }
+	TR='$T/tr' HPI='$T/hpi' HPO='$T/hpo' FG='$T/fg' MEMDIR='$T/mem'
+	FUNC=memmap_init_zone_device HP_INIT=memmap_init_range HP_ONLINE=online_pages
+	need_traceable memmap_init_range online_pages
+	hp_report devdax-ram 1 9000000 "\$(printf '8\n9')" 65536 262144
+	EOF
+	run -0 bash "$T/run.sh"
+	[ "$output" = "BENCH device=devdax-ram bind=1 memmap_init_ns=2234567 enable_ns=9000000 backend=- events=2 nr_pages=65536 tp_ns=- threads=1 online_ns=5500500 online_events=2" ]
+	# The trace shows no memmap_init_range() call.
+	cp "$T/hdr" "$T/hpi/trace"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR device=devdax-ram bind=1: no memmap_init_range() call in $T/hpi during 'daxctl reconfigure-device --mode=system-ram': the hot-added memory's memmap init was not traced" ]
+	# One call for two blocks.
+	{ cat "$T/hdr"; echo ' 0) # 1234.567 us |  memmap_init_range();'; } >"$T/hpi/trace"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR device=devdax-ram bind=1: 1 memmap_init_range() call(s) for 2 online_pages() call(s): not one memmap init per onlined block" ]
+	echo ' 0) # 1000.000 us |  memmap_init_range();' >>"$T/hpi/trace"
+	run -0 bash "$T/run.sh"
+	# The filter leaked: a callee in the instance.
+	echo ' 0)   0.100 us |  __init_single_page();' >>"$T/hpi/trace"
+	run -1 bash "$T/run.sh"
+	[[ "$output" == "BENCH-ERROR function_graph traced other functions than memmap_init_range: "* ]]
+	sed -i '$d' "$T/hpi/trace"
+	# A block left offline; MemTotal grown by other than the blocks' pages.
+	echo offline >"$T/mem/memory9/state"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR device=devdax-ram bind=1: after 'daxctl reconfigure-device --mode=system-ram' these blocks are not online: memory9:offline" ]
+	echo online >"$T/mem/memory9/state"
+	sed -i 's/ 262144$/ 131072/' "$T/run.sh"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR device=devdax-ram bind=1: MemTotal grew by 131072 kB (32768 pages), the 2 block(s) hold 65536 pages" ]
+	sed -i 's/ 131072$/ 262144/' "$T/run.sh"
+	# The onlining longer by the trace clock than the command by the wall
+	# clock (a TSC calibrated several times too slow at boot).
+	sed -i 's/ 1 9000000 / 1 5000000 /' "$T/run.sh"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR device=devdax-ram bind=1: memmap_init_range() 2234567 ns, online_pages() 5500500 ns (trace clock), the command 5000000 ns (wall clock): each must hold the one before; is the trace clock off? (clocksource unknown, TSC detected at ? MHz at boot)" ]
+	sed -i 's/ 1 5000000 / 1 9000000 /' "$T/run.sh"
+	# memmap_init_zone_device() during a hot-add: not the hotplug path.
+	echo ' 0) ! 120.000 us |  memmap_init_zone_device();' >>"$T/fg/trace"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR device=devdax-ram bind=1: memmap_init_zone_device() ran during the hot-add: it is not the memory hotplug path" ]
+	cp "$T/hdr" "$T/fg/trace"
+	run -0 bash "$T/run.sh"
+	# A kernel that cannot trace memmap_init_range() stops before any hot-add.
+	echo online_pages >"$T/tr/available_filter_functions"
+	run -1 bash "$T/run.sh"
+	[ "$output" = "BENCH-ERROR memmap_init_range is not in $T/tr/available_filter_functions (inlined, notrace or __init on this kernel): the hot-added memory's memmap init cannot be timed" ]
+}
+
+@test "bench.sh: memory hotplug devices run alone, without streaming or threads, and say so" {
+	bench_bad --devices fsdax-dev,devdax-ram
+	[ "$stderr" = "bench.sh: error: --devices 'fsdax-dev,devdax-ram': devdax-ram (memory hotplug) and fsdax-dev have different boots: run them separately (make bench does: BENCH_HOTPLUG_ARGS) (see --help)" ]
+	bench_bad --busy --devices devdax-ram
+	[ "$stderr" = "bench.sh: error: --busy: the busy host's boots need the threaded ones, which are skipped (memory hotplug: memmap_init_range() has no streaming backend and runs on one thread) (see --help)" ]
+	# base and template; first too where the first series' kernel is
+	# built apart (not with --patched-build alone).
+	run -0 bench --check-args --no-probe --devices devdax-ram --size 1G
+	[ "$output" = "bench.sh: arguments OK: 1 device(s), 10 rebinds, size(s) 1G, 2 vCPU(s), 2 boots per size (streaming and threaded boots skipped: memory hotplug: memmap_init_range() has no streaming backend and runs on one thread)" ]
+	# make bench's hotplug run.
+	run -0 "$BENCH" --check-args --devices devdax-ram --sizes 1G,8G --no-probe --assume-mem-avail "$MEM"
+	[[ "$output" == *": 1 device(s), 10 rebinds, size(s) 1G,8G, 2 vCPU(s), 3 boots per size (streaming and threaded boots skipped: memory hotplug: "* ]]
+	# Not a default device: make bench's main run leaves it out.
+	run -0 bench --check-args --no-probe
+	[[ "$output" == *": 4 device(s),"* ]]
+}
+
+@test "bench.sh: devdax-ram boots base, the first series' kernel and every series', one thread each (fake vm.sh)" {
+	local r
+	mkdir -p "$T/hfix"
+	for r in base first template; do
+		cp "$FIX/hotplug-$r.out" "$T/hfix/$r.out"
+	done
+	FIX=$T/hfix fake_bench
+	run -0 --separate-stderr bench --first-build "$FIRSTB" --devices devdax-ram \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/r.json"
+	# Which kernel each boot ran, and what its guest was told.
+	sed -n 's|.* '"$T"'/build/\([a-z]*\)-x .*bench devices=devdax-ram rebinds=3 size_bytes=4294967296 expect=\([a-z+]*\) threads=\([a-z0-9]*\).*|\1 \2 \3|p' \
+		"$T/vm.log" >"$T/calls"
+	[ "$(cat "$T/calls")" = "base base 1
+first template 1
+patched template 1" ]
+	# 180 s, 4 x 9 + 10 s for the device and 4 x (5 + 2 x 4) s for the hot-adds.
+	[ "$(grep -c -- '--timeout 278 ' "$T/vm.log")" -eq 3 ]
+	[[ "$stderr" == *"3 boots per size"* ]]
+	[[ "$stderr" == *"streaming and threaded boots skipped (memory hotplug: memmap_init_range() has no streaming backend and runs on one thread): the table has the single-threaded rows only"* ]]
+	[[ "$stderr" == *"boot 2/3: first, 4096 MiB (first-x, memmap_streaming=off)"* ]]
+	[[ "$stderr" == *"boot 3/3: template, 4096 MiB (patched-x, memmap_streaming=off)"* ]]
+	# Their outputs apart from make bench's other runs'.
+	[ "$(sed 's/ devices=.*//' "$T/r.plan")" = "run=base out=$MZ_LOGS/bench-base-4096M-hotplug.out
+run=first out=$MZ_LOGS/bench-first-4096M-hotplug.out
+run=template out=$MZ_LOGS/bench-template-4096M-hotplug.out" ]
+	flat=$(tr '\n' ' ' <<<"$output" | tr -s ' ')
+	[[ "$flat" == *"Rows: base: 7.3.4 (7.3.4-mz-base); first: first series (patches/), no hot-add change (7.3.4-mz-first); template: with patches/hotplug/ (7.3.4-mz-patched)."* ]]
+	[[ "$output" == *"devdax-ram, 4 GiB, memory hotplug: daxctl"* ]] && [[ "$output" != *"== Part"* ]]
+	pyjson "$T/r.json" 'assert d["devices"] == ["devdax-ram"] and [h["run"] for h in d["hotplug"]] == ["base", "first", "template"], d["hotplug"]
+assert (d["kernels"]["first"]["build"], d["kernels"]["patched"]["build"]) == ("first-x", "patched-x"), d["kernels"]
+assert d["threads_skipped"].startswith("memory hotplug: ")'
+	# Without the first series' own kernel: base and template, and why.
+	rm "$T/vm.log"
+	run -0 --separate-stderr bench --devices devdax-ram \
+		--rebinds 3 --size 4G --accel tcg --no-probe --results "$T/p.json"
+	[ "$(sed 's|.* '"$T"'/build/\([a-z]*\)-x .*|\1|' "$T/vm.log" | tr '\n' ' ')" = "base patched " ]
+	[[ "$stderr" == *"memory hotplug: no first series' control boot (--patched-build without --first-build)"* ]]
+	pyjson "$T/p.json" 'assert [h["run"] for h in d["hotplug"]] == ["base", "template"] and "first" not in d["kernels"], d["kernels"]'
 }

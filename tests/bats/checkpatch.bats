@@ -157,3 +157,17 @@ bad_series() {
 	[[ "$stderr" == *"MZ_BISECT_TO=fixes: no patch after MZ_BISECT_FROM=opt-in"* ]]
 	[ ! -e "$MZ_CACHE/build/check-bisect" ]
 }
+
+@test "check-series.sh checkpatch: a non-atomic page flag setter is not CamelCase, other CamelCase is" {
+	bad_series
+	# __SetPageOffline() is page-flags.h's, generated as SetPageOffline()
+	# is, which checkpatch exempts itself.
+	sed -i 's/^+static int memmapTestCounter; $/+static void (*mz_set)(struct page *) = __SetPageOffline;/' \
+		"$T/patches/0001-mm-test.patch"
+	MZ_PATCHES=$T/patches run -0 --separate-stderr "$H/check/check-series.sh" checkpatch
+	[[ "$stderr" == *"clean on every patch"* ]]
+	# A name that only looks like one is still reported.
+	sed -i 's/= __SetPageOffline;/= __SetPageofflineX;/' "$T/patches/0001-mm-test.patch"
+	MZ_PATCHES=$T/patches run -1 --separate-stderr "$H/check/check-series.sh" checkpatch
+	[[ "$stderr" == *"Avoid CamelCase: <__SetPageofflineX>"* ]]
+}

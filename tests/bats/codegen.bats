@@ -69,7 +69,7 @@ NT='"movnti %%rax,(%%rdi); movnti %%rax,8(%%rdi); movnti %%rax,16(%%rdi); movnti
 	run -1 "$H/build/codegen-check.sh" "$T/missing.o"
 }
 
-FILL_FNS=(zone_device_page_copy zone_device_page_init_from_template)
+FILL_FNS=(memmap_page_copy zone_device_page_init_from_template)
 
 # fn_text FILE FN: FN's definition in FILE, its "static ... void" line
 # included when the name starts the next line.
@@ -101,9 +101,9 @@ fn_text() {
 	[[ "$stderr" == *"has 0 definitions of zone_device_page_init_from_template(), want 1"* ]]
 	[ ! -e "$T/out/kernel-fill.h" ]
 	[ -z "$(find "$T/out" -name 'kernel-fill.h.*')" ]
-	{ cat "$ROOT/mm/mm_init.c"; fn_text "$ROOT/mm/mm_init.c" zone_device_page_copy; } >"$T/src/mm/mm_init.c"
+	{ cat "$ROOT/mm/mm_init.c"; fn_text "$ROOT/mm/mm_init.c" memmap_page_copy; } >"$T/src/mm/mm_init.c"
 	run -1 --separate-stderr "$H/bench/kernel-fill.sh" "$T/src" "$T/out"
-	[[ "$stderr" == *"has 2 definitions of zone_device_page_copy()"* ]]
+	[[ "$stderr" == *"has 2 definitions of memmap_page_copy()"* ]]
 	run -2 "$H/bench/kernel-fill.sh" "$T/src"
 }
 

@@ -267,7 +267,7 @@ facts_hits() {
 	[ "$output" = "build-kernel.sh: error: --base --first: want one of them at most (see --help)" ]
 	# The first series alone is built on 7.3.4 only.
 	MZ_BUILD_KIND=upstream run -1 "$H/build/build-kernel.sh" --first stream-y
-	[[ "$output" == *"--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-up together"* ]]
+	[[ "$output" == *"--first: MZ_BUILD_KIND=upstream builds MZ_UPSTREAM_SRC with patches/mm-unstable/ and the follow-ups together"* ]]
 	run -2 "$H/series/fetch-base.sh" --bogus
 	run -2 "$H/series/tree.sh" bogus
 }
@@ -425,7 +425,7 @@ a b" ]
 		grep -qE "^  $t +[^ ]" <<<"$help" || { echo "make help lacks target $t"; false; }
 	done
 	vars=$(grep -oE '\$\([A-Z][A-Z_]*\)|^[A-Z][A-Z_]* *\?=' "$ROOT/Makefile" |
-		tr -d '()?= $' | grep -vxE 'H|LAYOUT|RESULTS|LOGS|SEND_OUT|BENCH_CXL|MAKE|MAKEFILE_LIST' | sort -u)
+		tr -d '()?= $' | grep -vxE 'H|LAYOUT|RESULTS|LOGS|SEND_OUT|BENCH_CXL|BENCH_HOTPLUG|MAKE|MAKEFILE_LIST' | sort -u)
 	[[ "$vars" == *VARIANT* ]]
 	# Every setting harness/lib.sh's configuration block reads: those it
 	# sets a default for, and those its "#=" lines name (a setting

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# harness/build/kunit.sh --guest-output: make check's verdict on the KUnit test
-# its smoke guest loads as a module (guest/tests/smoke, step 5).
+# harness/build/kunit.sh --guest-output: make check's verdict on the KUnit
+# tests its smoke guest loads as modules (guest/tests/smoke, steps 5-6).
 #
 #   bats tests/bats/kunit.bats
 #
@@ -69,7 +69,7 @@ need_tree() {
 	need_tree
 	grep -v '^# kunit: ' "$F/pass.console" >"$T/none.console"
 	run -1 --separate-stderr "$H/build/kunit.sh" --guest-output "$T/none.console"
-	[[ "$stderr" == *"no '# kunit: ' lines in $T/none.console"*"step 5"* ]]
+	[[ "$stderr" == *"no '# kunit: ' lines in $T/none.console"*"steps 5 and 6"* ]]
 	# A suite that skipped is not a pass either.
 	sed 's/^\(# kunit:  *ok [0-9] order 1\)\r$/\1 # SKIP order 1 not run\r/' "$F/pass.console" >"$T/skip.console"
 	grep -q 'SKIP order 1' "$T/skip.console"

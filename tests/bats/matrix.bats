@@ -93,7 +93,7 @@ EOF2
 	m --variants :on
 	[[ "$output" == *"--variants ':on': want LIST ("* ]]
 	m --params none,safer
-	[[ "$output" == *"--params 'safer': want a cell of harness/matrix/matrix-cells.txt (none, off, altmap, on, bogus, cxl, safe, numa, threads, distro)"* ]]
+	[[ "$output" == *"--params 'safer': want a cell of harness/matrix/matrix-cells.txt (none, off, altmap, on, bogus, cxl, hotplug, safe, numa, threads, distro)"* ]]
 	m --boot-timeout 0
 	[[ "$output" == *"--boot-timeout '0': want SECONDS ("* ]]
 	m --build "$BATS_TEST_TMPDIR/nosuch"

@@ -322,6 +322,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[[ "$output" == *"exported 3 patches (2 in patches/, 1 in patches/threads/) and 4 mirrored files"* ]]
 	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]
 	[ "$(grep -v '^#' "$P/patches/threads/series")" = 0001-sched-helpers.patch ]
+	[ ! -e "$P/patches/hotplug" ]
 	grep -q '^Subject: \[PATCH 0/2\] mm: the opt-in series' "$P/patches/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"
@@ -338,7 +339,10 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[ "$(tree rev-parse opt-in)" = "$opt" ]
 	[ "$(tree log --format=%s -1 series)" = "sched: helpers" ]
 	[ "$(tree config branch.opt-in.description | head -n 1)" = "mm: the opt-in series" ]
-	[ "$(tree config branch.series.description | head -n 1)" = "mm: the threads series" ]
+	# The follow-up's cover letter goes with branch threads, its end; the
+	# one after it (hotplug) has no patches and ends there too.
+	[ "$(tree rev-parse threads)" = "$(tree rev-parse series)" ]
+	[ "$(tree config branch.threads.description | head -n 1)" = "mm: the threads series" ]
 	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"up to date with patches/ (3 patches)"* ]]
 	# Exported again from that tree, the cover letters are the same:
@@ -352,6 +356,81 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	echo '# edited' >>"$P/patches/threads/series"
 	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
 	[[ "$stderr" == *"applied 3 patches on v7.3.4 in "* ]]
+}
+
+@test "export.sh, tree.sh: two follow-ups, threads then hotplug, go to patches/threads/ and patches/hotplug/ and back" {
+	"$P/harness/series/tree.sh" apply >/dev/null 2>&1
+	# opt-in, then one commit of threads ending at branch threads, then
+	# one of hotplug ending at series, each branch with its cover letter.
+	tree branch opt-in series
+	tree config branch.opt-in.description "$(printf 'mm: the opt-in series\n\nIts cover.')"
+	printf 'int sched(void);\nint sched_helpers(void);\n' >"$MZ_TREE/kernel/sched.c"
+	tree commit -q -am "sched: helpers" --author="memmap tree <tree@localhost>"
+	tree branch threads series
+	tree config branch.threads.description "$(printf 'mm: the threads series\n\nApplies on the opt-in series.')"
+	printf 'void hot_init(void);\n' >"$MZ_TREE/mm/hotplug.c"
+	tree add mm/hotplug.c
+	tree commit -q -m "mm: hot-added memory" --author="memmap tree <tree@localhost>"
+	tree config branch.series.description "$(printf 'mm: the hotplug series\n\nApplies on the opt-in series.')"
+	run -0 "$P/harness/series/export.sh"
+	[[ "$output" == *"exported 4 patches (2 in patches/, 1 in patches/threads/, 1 in patches/hotplug/) and 5 mirrored files"* ]]
+	[ "$(grep -vc '^#' "$P/patches/series")" -eq 2 ]
+	[ "$(grep -v '^#' "$P/patches/threads/series")" = 0001-sched-helpers.patch ]
+	[ "$(grep -v '^#' "$P/patches/hotplug/series")" = 0001-mm-hot-added-memory.patch ]
+	grep -q "^# Applied in order with 'git am' on top of patches/series;" "$P/patches/threads/series"
+	grep -q "^# Applied in order with 'git am' on top of patches/series (in the kernel tree, after patches/threads/series);" "$P/patches/hotplug/series"
+	grep -q '^Subject: \[PATCH 0/2\] mm: the opt-in series' "$P/patches/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"
+	# An RFC (MZ_RFC_FOLLOWUPS), unlike the others.
+	grep -q '^Subject: \[RFC PATCH 0/1\] mm: the hotplug series' "$P/patches/hotplug/0000-cover-letter.patch"
+	grep -q '^Subject: \[RFC PATCH 1/1\] mm: hot-added memory' "$P/patches/hotplug/0001-mm-hot-added-memory.patch"
+	cmp "$MZ_TREE/mm/hotplug.c" "$P/mm/hotplug.c"
+	run -0 "$P/harness/series/check-mirror.sh"
+	[[ "$output" == *"mirror matches the series: 4 patches, 5 files"* ]]
+	# A fresh tree from patches/: opt-in where it was, threads after the
+	# threads series, series after hotplug's, each with its description.
+	opt=$(tree rev-parse opt-in)
+	rm -rf "$MZ_TREE"
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
+	[[ "$stderr" == *"applied 4 patches on v7.3.4 in "* ]]
+	[ "$(tree rev-parse opt-in)" = "$opt" ]
+	[ "$(tree log --reverse --format=%s opt-in..threads)" = "sched: helpers" ]
+	[ "$(tree log --reverse --format=%s threads..series)" = "mm: hot-added memory" ]
+	[ "$(tree symbolic-ref --short HEAD)" = series ]
+	[ "$(tree config branch.opt-in.description | head -n 1)" = "mm: the opt-in series" ]
+	[ "$(tree config branch.threads.description | head -n 1)" = "mm: the threads series" ]
+	[ "$(tree config branch.series.description | head -n 1)" = "mm: the hotplug series" ]
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
+	[[ "$stderr" == *"up to date with patches/ (4 patches)"* ]]
+	# Exported again from that tree, the cover letters are the same.
+	cp -r "$P/patches" "$T/before"
+	run -0 "$P/harness/series/export.sh"
+	[[ "$output" == *"(2 in patches/, 1 in patches/threads/, 1 in patches/hotplug/)"* ]]
+	for f in 0000-cover-letter.patch threads/0000-cover-letter.patch hotplug/0000-cover-letter.patch; do
+		diff <(grep -v '^Date: ' "$T/before/$f") <(grep -v '^Date: ' "$P/patches/$f")
+	done
+	# hotplug is part of the stamp: a change to it alone re-applies, and a
+	# stale threads branch is made again where the threads series ends.
+	echo '# edited' >>"$P/patches/hotplug/series"
+	tree branch -f threads opt-in
+	run -0 --separate-stderr "$P/harness/series/tree.sh" apply
+	[[ "$stderr" == *"applied 4 patches on v7.3.4 in "* ]]
+	[ "$(tree rev-parse threads)" = "$(tree rev-parse series~1)" ]
+	[ "$(tree config branch.threads.description | head -n 1)" = "mm: the threads series" ]
+	# Without branch threads, export would fold hotplug into threads and
+	# remove patches/hotplug/: refused, and nothing changes.
+	"$P/harness/series/export.sh" >/dev/null 2>&1
+	tree branch -D threads
+	before=$(cd "$P" && find patches mm include kernel -type f | LC_ALL=C sort | xargs sha256sum)
+	run -1 --separate-stderr "$P/harness/series/export.sh"
+	[[ "$stderr" == *"the tree has no branch threads, where the follow-up before patches/hotplug/ ends: make it (git branch threads COMMIT)"* ]]
+	[ "$(cd "$P" && find patches mm include kernel -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
+	# A branch threads that is not after opt-in is refused too.
+	tree branch threads opt-in~1
+	run -1 --separate-stderr "$P/harness/series/export.sh"
+	[[ "$stderr" == *"branch threads does not come after branch opt-in; rebase with --update-refs"* ]]
+	[ "$(cd "$P" && find patches mm include kernel -type f | LC_ALL=C sort | xargs sha256sum)" = "$before" ]
 }
 
 @test "export.sh: an opt-in branch that is not part of series is refused and nothing changes" {
@@ -368,7 +447,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 @test "tree.sh first: a worktree at the first series' end, moved when it moves; refused without a follow-up" {
 	# No follow-up series: no opt-in branch, nothing to check out.
 	run -1 --separate-stderr "$P/harness/series/tree.sh" first
-	[[ "$stderr" == *"the tree has no opt-in branch: patches/ has no follow-up series (threads/)"* ]]
+	[[ "$stderr" == *"the tree has no opt-in branch: patches/ has no follow-up series (threads/, hotplug/)"* ]]
 	[ ! -e "$MZ_TREE-first" ]
 	# A follow-up series after opt-in, exported and applied again.
 	tree branch opt-in series

@@ -6,8 +6,9 @@ numbers other than what the table says they are."""
 import re
 import shlex
 
-from .lines import (BACKEND_OF, BUSY, FLOOR_RE, GUEST_WORDS, KNOWN_DEVICES, LINE_RE, MULTI,
-                    NDCTL_RE, PHASE_RE, RUNS, THREADS_OF, ReportError)
+from .lines import (BACKEND_OF, BUSY, FLOOR_RE, GUEST_WORDS, HOTPLUG, INIT_OF, KNOWN_DEVICES,
+                    LINE_RE, MULTI, NDCTL_RE, NO_BACKEND, ONLINE_FUNC, PHASE_RE, RUNS,
+                    THREADS_OF, ReportError)
 
 
 def read_plan(path):
@@ -132,11 +133,19 @@ def parse_run(label, path, devices, rebinds, words):
             raise ReportError(f"run {label}: malformed line {path}:{n}: {line!r}")
         d = m.group("device")
         k = int(m.group("bind"))
-        want = BACKEND_OF.get(label, label)
-        if m.group("backend") != want:
-            raise ReportError(
-                f"run {label}: WRONG BACKEND: {d} bind {k} used '{m.group('backend')}', "
-                f"this run must measure '{want}' ({path}:{n})")
+        if d in NO_BACKEND:
+            # Nothing on this device's path names a backend (devices.txt).
+            if m.group("backend") != "-":
+                raise ReportError(
+                    f"run {label}: {d} bind {k} names backend '{m.group('backend')}', but "
+                    f"nothing on its path names one (devices.txt: BACKEND -): want "
+                    f"backend=- ({path}:{n})")
+        else:
+            want = BACKEND_OF.get(label, label)
+            if m.group("backend") != want:
+                raise ReportError(
+                    f"run {label}: WRONG BACKEND: {d} bind {k} used '{m.group('backend')}', "
+                    f"this run must measure '{want}' ({path}:{n})")
         threads = None if m.group("threads") is None else int(m.group("threads"))
         if label in MULTI and threads is None:
             raise ReportError(
@@ -152,6 +161,30 @@ def parse_run(label, path, devices, rebinds, words):
             raise ReportError(f"run {label}: {d} bind {k} appears twice ({path}:{n})")
         b = {key: int(m.group(key)) for key in
              ("memmap_init_ns", "enable_ns", "events", "nr_pages")}
+        init = INIT_OF.get(d, "the memmap init")
+        if not b["events"] or not b["nr_pages"]:
+            raise ReportError(
+                f"run {label}: {d} bind {k}: {init}() was not traced (events={b['events']}, "
+                f"nr_pages={b['nr_pages']}): no memmap init time ({path}:{n})")
+        if (m.group("online_ns") is not None) != (d in HOTPLUG):
+            raise ReportError(
+                f"run {label}: {d} bind {k}: " + (
+                    f"no online_ns= and online_events=: a hot-add must give its "
+                    f"{ONLINE_FUNC}() time" if d in HOTPLUG else
+                    "online_ns= on a device that is not hot-added") + f" ({path}:{n})")
+        if d in HOTPLUG:
+            b["online_ns"], b["online_events"] = (int(m.group("online_ns")),
+                                                  int(m.group("online_events")))
+            # online_pages() calls memmap_init_range() once per block, and
+            # daxctl's command holds both.
+            if (b["online_events"] != b["events"] or b["online_ns"] < b["memmap_init_ns"]
+                    or b["enable_ns"] < b["online_ns"]):
+                raise ReportError(
+                    f"run {label}: {d} bind {k}: {b['events']} {init}() call(s) of "
+                    f"{b['memmap_init_ns']} ns, {b['online_events']} {ONLINE_FUNC}() call(s) "
+                    f"of {b['online_ns']} ns, in a command of {b['enable_ns']} ns: want one "
+                    f"of each per block, each inside the next (a trace clock off against "
+                    f"the wall clock: BENCH-INFO clocksource= tsc_detected_mhz=) ({path}:{n})")
         b["tp_ns"] = None if m.group("tp_ns") == "-" else int(m.group("tp_ns"))
         b["threads"] = 1 if threads is None else threads
         binds[d][k] = b
@@ -167,6 +200,10 @@ def parse_run(label, path, devices, rebinds, words):
     if info.get("instrument") != "function_graph":
         raise ReportError(f"run {label}: memmap init not timed by function_graph "
                           f"(BENCH-INFO instrument={info.get('instrument')}) ({path})")
+    if any(d in HOTPLUG for d in devices) and info.get("hotplug_instrument") != "function_graph":
+        raise ReportError(f"run {label}: memory hotplug not timed by function_graph "
+                          f"(BENCH-INFO hotplug_instrument={info.get('hotplug_instrument')}) "
+                          f"({path})")
     for d in devices:
         got = binds.get(d, {})
         if not got:

@@ -6,9 +6,10 @@ import collections
 import statistics
 import textwrap
 
-from .lines import (BACKENDS, BACKEND_OF, BASE_CPUS, BUSY, BUSY_COMPARISONS, COMPARISONS,
-    CONFIDENCE, MULTI, NVDIMM_MEMORY, ReportError, THREADED, THREAD_COMPARISONS, WIDTH)
-from .stats import find, run_labels
+from .lines import (BACKENDS, BACKEND_OF, BASE_CPUS, BUSY, BUSY_COMPARISONS, CONFIDENCE, FIRST,
+    HOTPLUG, HOTPLUG_INIT, HOTPLUG_RUNS, MULTI, NVDIMM_MEMORY, ONLINE_FUNC, PROBE_FUNCS_OF,
+    ReportError, THREADED, THREAD_COMPARISONS, WIDTH, hotplug_run)
+from .stats import find, run_labels, single_comparisons
 
 
 def human_bytes(n):
@@ -59,6 +60,19 @@ def list_kernels(kern):
             f"7.3.4 with {on}the first series", f"7.3.4 with {on}this series")
 
 
+def hotplug_kernels(kern, for_list=False):
+    """A memory hotplug run's kernels in words, by run (HOTPLUG_RUNS): what
+    each holds, then its release (none for_list)."""
+    base, first, this = list_kernels(kern)
+    words = {"base": base,
+             FIRST: (f"{first}, no hot-add change" if for_list else
+                     "first series (patches/), no hot-add change"),
+             "template": this if for_list else "with patches/hotplug/"}
+    names = {"base": "base", FIRST: "first", "template": "patched"}
+    return {r: (w, None if for_list else kern.get(names[r], {}).get("release"))
+            for r, w in words.items()}
+
+
 def table(doc, for_list=False):
     """The report.  for_list: as a cover letter carries it, naming the
     kernels by what they hold and nothing of this repository."""
@@ -73,10 +87,16 @@ def table(doc, for_list=False):
     if for_list:
         base_rel, first_list, patched_rel = list_kernels(kern)
         first_rel = first_rel and first_list
+    # A memory hotplug run (its devices alone): base, the first series'
+    # kernel as a control and the kernel with the hot-add change.
+    hot_run = hotplug_run(devices)
     kernels = (f"the first series {first_rel} and both series {patched_rel}"
                if first_rel else f"patched {patched_rel}")
-    out += wrap(f"memmap_init_zone_device(): base {base_rel} "
-                f"vs {kernels}; "
+    if hot_run:
+        kernels = ((f"the first series {first_rel} (no hot-add change) and " if first_rel
+                    else "") + f"{patched_rel} with the hot-add change")
+    out += wrap(f"{HOTPLUG_INIT if hot_run else 'memmap_init_zone_device'}(): "
+                f"base {base_rel} vs {kernels}; "
                 f"{len(devices)} device(s) at {', '.join(human_bytes(s) for s in sizes)}; "
                 f"{rebinds} rebinds per device and backend.")
     if accel == "tcg":
@@ -103,13 +123,18 @@ def table(doc, for_list=False):
     if doc.get("host", {}).get("busy"):
         out += wrap(f"WARNING: {doc['host']['busy']}: timings are noisy.")
     if doc.get("threads_skipped"):
-        out += wrap(f"Threaded boots skipped ({doc['threads_skipped']}): one thread only.")
+        out += wrap(f"{'Streaming and threaded' if hot_run else 'Threaded'} boots skipped "
+                    f"({doc['threads_skipped']}): one thread only.")
     labels = run_labels({r["backend"] for r in results})
     threaded = [b for b in labels if b in THREADED]
     busy = [b for b in labels if b in BUSY]
     # Older results have no base with every vCPU online.
     have_cpus = BASE_CPUS in labels
-    single = [b for b in labels if b in BACKENDS]
+    single = [b for b in labels if b in (HOTPLUG_RUNS if hot_run else BACKENDS)]
+    # The patched runs on one thread, and their columns' headings.
+    single1 = single[1:]
+    head = {"template+streaming": "+streaming"}
+    comps1 = single_comparisons(devices, labels)
     many = ([BASE_CPUS] if have_cpus else []) + [
         x for b in BACKENDS[1:] for x in (b, b + "-threads") if x in labels]
     any_slow_floor = []
@@ -126,8 +151,11 @@ def table(doc, for_list=False):
                 big = max(rows[b]["max"] for b in runs)
                 dec = 3 if big < 100e6 else 2
                 res.append("")
-                res.append(f"{d}, {human_bytes(size)} ({rows['base']['nr_pages']} pages)")
-                res.append(f"  {'backend':<18} {'median':>8} {'min-max':>17} {'first':>8} "
+                fn = rows["base"].get("function")
+                res.append(f"{d}, {human_bytes(size)} ({rows['base']['nr_pages']} pages"
+                           + (f", {fn}()" if fn else "") + ")")
+                res.append(f"  {'run' if hot_run else 'backend':<18} {'median':>8} "
+                           f"{'min-max':>17} {'first':>8} "
                            f"{'x base':>6} {'x floor':>7}")
                 base_med, floor_med = rows["base"]["median"], rows["floor"]["median"]
                 for b in runs:
@@ -143,7 +171,8 @@ def table(doc, for_list=False):
                     res.append(f"  {name:<18} {fmt_ms(r['median'], dec):>8} {rng:>17} "
                                f"{fmt_ms(r['first'], dec):>8} {xb:>6} {xf:>7}")
                 for c in doc["comparisons"]:
-                    if (c["device"], c["size_bytes"]) != (d, size) or (c["a"], c["b"]) not in comps:
+                    if ((c["device"], c["size_bytes"]) != (d, size) or (c["a"], c["b"]) not in comps
+                            or c.get("metric", "memmap_init_ns") != "memmap_init_ns"):
                         continue
                     lab = f"{run_name(rows[c['a']])} vs {run_name(rows[c['b']])}:"
                     line = f"  {lab:<32} {c['verdict']}"
@@ -193,29 +222,36 @@ def table(doc, for_list=False):
     # metric, column separator, the base run, the first column (header,
     # width, cell from the base row and the runs' rows), the runs' columns
     # (header, width) and their cell.
-    whole = [("template", 14), ("+streaming", 14)]
+    whole = [(head.get(b, b), 14) for b in single1]
     # The threaded runs' whole bind against the base kernel with the same
     # vCPUs online, when the run has it.
     nbase = BASE_CPUS if have_cpus else "base"
     base_col = ("base", 9, lambda base, rs: fmt_ms(base["median"], 2))
-    probe_what = ("nd_pmem_probe() and dax_pmem_probe(), function_graph; devprivate: "
+    # The hot-added devices (memory hotplug) of the run.
+    hot = [d for d in devices if d in HOTPLUG]
+    probe_hot = "; ".join(f"{d}: " + ", ".join(f"{f}()" for f in PROBE_FUNCS_OF.get(d, ()))
+                          for d in hot)
+    probe_what = (f"{probe_hot}, function_graph" if hot_run else
+                  "nd_pmem_probe() and dax_pmem_probe(), function_graph; devprivate: "
                   "memremap_pages()" + ("; cxl-devdax: dev_dax_probe()"
                                         if "cxl-devdax" in devices else ""))
     # The device column: as wide as the longest name (cxl-fsdax-dev).
     dw = max([11] + [len(d) for d in devices])
     blocks1 = [
-        ("Whole bind, median ms and x base (ndctl enable-namespace, bash EPOCHREALTIME; "
-         "devprivate: memremap_pages(), ktime; "
-         + ("cxl-devdax: daxctl enable-device; " if "cxl-devdax" in devices else "")
+        ("Whole bind, median ms and x base ("
+         + ("".join(f"{d}: daxctl reconfigure-device --mode=system-ram, " for d in hot)
+            + "bash EPOCHREALTIME; " if hot_run else
+            "ndctl enable-namespace, bash EPOCHREALTIME; devprivate: memremap_pages(), ktime; "
+            + ("cxl-devdax: daxctl enable-device; " if "cxl-devdax" in devices else ""))
          + "every vCPU but the first offline):", "size",
-         BACKENDS[1:], "enable_ns", "  ", "base", base_col, whole, ms_x_base),
+         single1, "enable_ns", "  ", "base", base_col, whole, ms_x_base),
         (f"The kernel's part of the whole bind, median ms and x base ({probe_what}; the "
-         "rest is ndctl, sysfs and the driver core):", "size",
-         BACKENDS[1:], "probe_ns", "  ", "base", base_col, whole, ms_x_base),
+         f"rest is {'daxctl' if hot_run else 'ndctl'}, sysfs and the driver core):", "size",
+         single1, "probe_ns", "  ", "base", base_col, whole, ms_x_base),
         ("Cost per page, ns (median memmap init time / pages):", "device",
-         BACKENDS[1:] + ["floor"], "memmap_init_ns", " ", "base",
+         single1 + ["floor"], "memmap_init_ns", " ", "base",
          ("base", 9, lambda base, rs: per_page(base)),
-         [("template", 9), ("+streaming", 10), ("floor", 9)], per_page),
+         [(h, max(9, len(h))) for h in [head.get(b, b) for b in single1] + ["floor"]], per_page),
     ]
     blocks2 = [
         ("Whole bind on N threads, median ms and x base with every vCPU online (the "
@@ -242,6 +278,57 @@ def table(doc, for_list=False):
          f"held to one thread ({probe_what}):", "size", busy, "probe_ns", "  ",
          "template-busy", one_busy, [("N threads", 14)], ms_x_base),
     ]
+
+    def hotplug_blocks(runs, base_run, comps):
+        """Per size and hot-added device, where daxctl's command goes
+        (doc["hotplug"]) for base_run and runs, each as x base_run, and
+        the verdicts of comps on the onlining and the whole command."""
+        hp = doc.get("hotplug") or []
+        # The command, its parts, and the onlining's.
+        parts = [("whole command", "enable_ns"),
+                 (" daxctl, hot-add, rest", "outside_online_ns"),
+                 (" onlining, online_pages()", "online_ns"),
+                 ("  memmap init", "memmap_init_ns"),
+                 ("  rest of onlining", "online_rest_ns")]
+        names = {"online_ns": "onlining", "enable_ns": "whole command"}
+        res = []
+        for size in sizes:
+            for d in devices:
+                ent = {e["run"]: e for e in hp if (e["device"], e["size_bytes"]) == (d, size)}
+                if not runs or any(r not in ent for r in [base_run] + runs):
+                    continue
+                base = ent[base_run]
+                bname = run_name(find(results, d, size >> 20, base_run, "enable_ns"))
+                res.append("")
+                res += wrap(f"{d}, {human_bytes(size)}, memory hotplug: daxctl reconfigure-device "
+                            f"--mode=system-ram of {base['nr_pages']} pages in {base['calls']} "
+                            f"memory block(s), a memmap_init_range() in an online_pages() per "
+                            f"block; median ms of the rebinds and x {bname}:")
+                res.append(f"  {'part':<25} {'base':>8}  " + "  ".join(
+                    f"{head.get(r, r):>14}" for r in runs))
+                for label, key in parts:
+                    cells = [f"{fmt_ms(base[key], 2):>8}"]
+                    for r in runs:
+                        v = ent[r][key]
+                        x = "n/a" if base[key] <= 0 else f"{v / base[key]:.2f}x"
+                        cells.append(f"{fmt_ms(v, 2):>8} {x:>5}")
+                    res.append(f"  {label:<25} " + "  ".join(cells))
+                verdicts = []
+                for c in doc["comparisons"]:
+                    if ((c["device"], c["size_bytes"]) != (d, size)
+                            or (c["a"], c["b"]) not in comps or c.get("metric") not in names):
+                        continue
+                    a, b = (run_name(find(results, d, size >> 20, c[x], c["metric"]))
+                            for x in ("a", "b"))
+                    verdicts.append((f"{names[c['metric']]}, {a} vs {b}:", c["verdict"]))
+                lw = max([32] + [len(lab) for lab, _ in verdicts])
+                for lab, verdict in verdicts:
+                    line = f"  {lab:<{lw}} {verdict}"
+                    if len(line) > WIDTH:
+                        res.append(f"  {lab}")
+                        line = f"  {'':<32} {verdict}"
+                    res.append(line)
+        return res
 
     def tables(blocks):
         res = []
@@ -270,9 +357,17 @@ def table(doc, for_list=False):
     out += wrap(f"Verdicts: Welch's t-test on the rebinds at {CONFIDENCE * 100:.0f}%: the "
                 "difference of the means in % of the second, +- the half-width of its "
                 "confidence interval.")
-    out += wrap("Instrument, every kernel: the function_graph tracer filtered to "
-                "memmap_init_zone_device() alone (set_ftrace_filter: entry and exit hooks, "
-                "no callee traced); ns below 10 ms, 0.1 us below 1 s.")
+    if hot_run:
+        out += wrap(f"Instrument, every kernel: the function_graph tracer, in an instance of "
+                    f"its own filtered to {HOTPLUG_INIT}() alone and in another to "
+                    f"{ONLINE_FUNC}(), which calls it (set_ftrace_filter: entry and exit hooks, "
+                    "no callee traced), each summed over the calls of daxctl's command (one "
+                    "per memory block onlined); ns below 10 ms, 0.1 us below 1 s. Nothing on "
+                    "that path names a backend.")
+    else:
+        out += wrap("Instrument, every kernel: the function_graph tracer filtered to "
+                    "memmap_init_zone_device() alone (set_ftrace_filter: entry and exit hooks, "
+                    "no callee traced); ns below 10 ms, 0.1 us below 1 s.")
     out += wrap("Floor: the fastest of eight movq per 64 B, memset(), rep stosq and MOVNTI "
                 "writing the same pages' struct page bytes in the template guest "
                 + ("(a test module)." if for_list else "(memremap_bench floor_pages=)."))
@@ -313,9 +408,21 @@ def table(doc, for_list=False):
             out += wrap(f"Kernels: base {base_rel}, the first series {first_rel or patched_rel}"
                         + ("" if first_rel else " (with its follow-up: the same kernel as Part 2)")
                         + ".")
-    out += init_blocks(single + ["floor"], COMPARISONS, None)
+    if hot_run:
+        # Which kernel each row is, in words.
+        hk = hotplug_kernels(kern, for_list)
+        out.append("")
+        out += wrap("Memory hotplug, one thread (every vCPU but the first offline; no "
+                    "streaming backend on this path). Rows: " + "; ".join(
+                        f"{r}: {hk[r][0]}" + (f" ({hk[r][1]})" if hk[r][1] else "")
+                        for r in single) + "."
+                    + ("" if FIRST in single else
+                       " No first series' control: one patched kernel ran every patched boot."))
+    out += init_blocks(single + ["floor"], comps1, None)
     out += tables(blocks1)
-    out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[:1] if have_cpus else None)
+    out += hotplug_blocks(single1, "base", comps1)
+    out += breakdown_table(doc, devices, sizes, BREAKDOWN_GROUPS[:1] if have_cpus else None,
+                           streaming=not hot_run)
     if threaded:
         out.append("")
         out.append("== Part 2: the follow-up series, N threads ==" if for_list else
@@ -373,7 +480,7 @@ def table(doc, for_list=False):
     return "\n".join(out) + "\n"
 
 
-BREAKDOWN_RUNS = ["base", "template", "template-threads"]
+BREAKDOWN_RUNS = ["base", FIRST, "template", "template-threads"]
 
 
 # With the base kernel's all-vCPU boot, two tables per device, each of
@@ -387,12 +494,13 @@ BREAKDOWN_GROUPS = [("one vCPU online", ["base", "template"]),
 BREAKDOWN_MIN_SHARE = 0.005
 
 
-def breakdown_table(doc, devices, sizes, groups=None, lead=True):
+def breakdown_table(doc, devices, sizes, groups=None, lead=True, streaming=True):
     """The breakdown's lines at the largest size: per device, the phases as
     a tree, one column per run of BREAKDOWN_RUNS, or one table per group of
     groups (BREAKDOWN_GROUPS) when the results have base-cpus (the
     streaming runs and the other sizes are in the JSON).  lead: the
-    explanation, else a line pointing to it."""
+    explanation, else a line pointing to it; streaming: the run has
+    streaming runs."""
     bd = doc.get("breakdown") or []
     if not bd:
         return []
@@ -407,7 +515,9 @@ def breakdown_table(doc, devices, sizes, groups=None, lead=True):
                     "the emulated NVDIMM through the pmem driver, QEMU's memory emulation under "
                     "TCG). Phases under 0.5% of the enable in every run are folded into "
                     "\"rest\". The first bind, the host's first touch of the NVDIMM's "
-                    "memory, is left out; the streaming runs and every phase are in the JSON.")
+                    "memory, is left out; "
+                    + ("the streaming runs and every phase are" if streaming else
+                       "every phase is") + " in the JSON.")
     for size in sizes[-1:]:
         for d in devices:
             entries = {e["run"]: e for e in bd
@@ -417,14 +527,19 @@ def breakdown_table(doc, devices, sizes, groups=None, lead=True):
                           for t, rs in (groups or BREAKDOWN_GROUPS)]
             else:
                 tables = [(None, [r for r in BREAKDOWN_RUNS if r in entries])]
+            fn = next((r.get("function") for r in doc["results"]
+                       if (r["device"], r["size_bytes"], r["metric"]) ==
+                       (d, size, "memmap_init_ns") and r.get("function")),
+                      "memmap_init_zone_device")
             for title, runs in tables:
                 if runs:
-                    out += breakdown_lines(d, size, title, runs, entries)
+                    out += breakdown_lines(d, size, title, runs, entries, fn)
     return out
 
 
-def breakdown_lines(d, size, title, runs, entries):
-    """One device's breakdown table for runs (see breakdown_table)."""
+def breakdown_lines(d, size, title, runs, entries, init_fn="memmap_init_zone_device"):
+    """One device's breakdown table for runs (see breakdown_table); init_fn
+    is the function of its memmap init."""
     def cell(ns, enable):
         pct = f"{100.0 * ns / enable:3.0f}%" if enable else "  n/a"
         return f"{ns / 1e6:8.2f} {pct:>4}"
@@ -487,11 +602,11 @@ def breakdown_lines(d, size, title, runs, entries):
         if shown(pth):
             walk(pth, 1)
     # What no faster memmap init can remove: each run's enable less its
-    # memmap_init_zone_device() time, against the group's base.
+    # memmap init (init_fn) time, against the group's base.
     if len(runs) >= 2 and BACKEND_OF.get(runs[0], runs[0]) == "base" and enable[0]:
         for r, e, h in zip(runs[1:], enable[1:], heads[1:]):
             mi = sum(v for (r2, pth), v in val.items()
-                     if r2 == r and pth.rsplit("/", 1)[-1] == "memmap_init_zone_device")
+                     if r2 == r and pth.rsplit("/", 1)[-1] == init_fn)
             if mi and e > mi:
                 out += wrap(f"Bound, {h.strip()}: the enable less its memmap init is "
                             f"{(e - mi) / 1e6:.2f} ms, so no faster memmap init makes this "

@@ -7,9 +7,10 @@ import collections
 import math
 import statistics
 
-from .lines import (BACKENDS, BACKEND_OF, COMPARISONS, CONFIDENCE, ENABLE_INSTRUMENT,
-    ENABLE_INSTRUMENT_OF, FLOOR_INSTRUMENT, METRICS, NVDIMM_PHASES, PROBE_FUNCS, PROBE_FUNCS_OF,
-    MULTI, RUNS, ReportError, BUSY, BUSY_COMPARISONS, THREADED, THREAD_COMPARISONS)
+from .lines import (BACKEND_OF, COMPARISONS, CONFIDENCE, ENABLE_INSTRUMENT,
+    ENABLE_INSTRUMENT_OF, FLOOR_INSTRUMENT, HOTPLUG, HOTPLUG_COMPARISONS, INIT_OF, METRICS,
+    NVDIMM_PHASES, ONLINE_FUNC, PROBE_FUNCS, PROBE_FUNCS_OF, MULTI, RUNS, ReportError, BUSY,
+    BUSY_COMPARISONS, THREADED, THREAD_COMPARISONS, hotplug_run)
 
 
 def _betacf(a, b, x):
@@ -143,12 +144,28 @@ def run_labels(labels):
     return [b for b in RUNS if b in labels]
 
 
+def single_comparisons(devices, labels):
+    """The one-thread comparisons of a run of these devices with these run
+    labels: a memory hotplug run's (without FIRST when its kernel was not
+    built apart), else the first series' against base."""
+    comps = HOTPLUG_COMPARISONS if hotplug_run(devices) else COMPARISONS
+    return [(a, b) for a, b in comps if a in labels and b in labels]
+
+
+def single_patched(labels):
+    """The patched runs on one thread that the floor must bound (not the
+    busy host's)."""
+    return [b for b in labels if BACKEND_OF.get(b, b) != "base" and b not in MULTI
+            and b not in BUSY.values()]
+
+
 def aggregate(runs, sizes, devices, rebinds):
     """runs: {(run label, size_mb): (binds, floors, info)}."""
     results, comparisons, crosscheck, floors, speedups = [], [], [], [], []
     labels = run_labels({b for b, _ in runs})
     threaded = [b for b in labels if b in THREADED]
     busy = [b for b in labels if b in BUSY]
+    single = single_comparisons(devices, labels)
     for size in sizes:
         for d in devices:
             enable_instr = ENABLE_INSTRUMENT_OF.get(d, ENABLE_INSTRUMENT)
@@ -156,12 +173,16 @@ def aggregate(runs, sizes, devices, rebinds):
                 binds = runs[b, size][0][d]
                 pages = binds[1]["nr_pages"]
                 threads = common_threads(binds) if b in MULTI else 1
-                for metric in METRICS:
-                    instr = (runs[b, size][2].get("instrument") if metric == "memmap_init_ns"
-                             else enable_instr)
+                for metric in METRICS + (["online_ns"] if d in HOTPLUG else []):
+                    instr = {"memmap_init_ns": runs[b, size][2].get("instrument"),
+                             "online_ns": runs[b, size][2].get("hotplug_instrument")
+                             }.get(metric, enable_instr)
                     rest = [binds[k][metric] for k in range(1, rebinds + 1)]
-                    results.append(row(d, size, b, metric, instr, binds[0][metric], rest, pages,
-                                       threads))
+                    r = row(d, size, b, metric, instr, binds[0][metric], rest, pages, threads)
+                    # A hot-add's rows name the function timed.
+                    if d in HOTPLUG and metric != "enable_ns":
+                        r["function"] = INIT_OF[d] if metric == "memmap_init_ns" else ONLINE_FUNC
+                    results.append(r)
                 probes = [probe_ns(d, binds[k]) for k in range(rebinds + 1)]
                 if None not in probes:
                     results.append(row(d, size, b, "probe_ns", probe_instrument(d), probes[0],
@@ -182,12 +203,12 @@ def aggregate(runs, sizes, devices, rebinds):
                               "run_median": median_int([f2["run"][k] for k in
                                                         range(1, rebinds + 1)]),
                               "pick_min": {c: min(v) for c, v in sorted(f2["pick"].items())}}
-            above = [b for b in BACKENDS[1:]
+            above = [b for b in single_patched(labels)
                      if fr["median"] > find(results, d, size, b, "memmap_init_ns")["median"]]
             floors.append({"device": d, "size_bytes": size << 20, "from": src,
                            "candidate": fl["cand"], "bytes": fl["bytes"],
                            "slower_than": above, "by_boot": by_boot})
-            for a, b in (COMPARISONS + (THREAD_COMPARISONS if threaded else [])
+            for a, b in (single + (THREAD_COMPARISONS if threaded else [])
                          + (BUSY_COMPARISONS if busy else [])):
                 ra = find(results, d, size, a, "memmap_init_ns")
                 rb = find(results, d, size, b, "memmap_init_ns")
@@ -198,6 +219,17 @@ def aggregate(runs, sizes, devices, rebinds):
                                       f"({ra['instrument']} vs {rb['instrument']})")
                 c.update(welch(ra["samples"], rb["samples"]))
                 comparisons.append(c)
+            # A hot-add's onlining and whole command, compared as its memmap
+            # init is (a memory hotplug run has one thread alone).
+            if d in HOTPLUG:
+                for a, b in single:
+                    for metric in ("online_ns", "enable_ns"):
+                        ra = find(results, d, size, a, metric)
+                        rb = find(results, d, size, b, metric)
+                        c = {"device": d, "size_bytes": size << 20, "metric": metric,
+                             "a": a, "b": b, "instrument": ra["instrument"]}
+                        c.update(welch(ra["samples"], rb["samples"]))
+                        comparisons.append(c)
             for b in threaded + busy:
                 b1 = THREADED.get(b) or BUSY[b]
                 one = find(results, d, size, b1, "memmap_init_ns")
@@ -258,6 +290,37 @@ def breakdown(runs, sizes, devices, rebinds):
                                                      else None),
                             "enable_median_ns": enable,
                             "enable_first_ns": binds[0]["enable_ns"], "phases": phases})
+    return out
+
+
+def hotplug(runs, sizes, devices, rebinds):
+    """Where a hot-add's command goes, per size, hot-added device and run:
+    the medians over the rebinds of the memmap init, the rest of the
+    onlining (online_pages() less its memmap init), the onlining, what
+    is left of the command (daxctl, the hot-add, sysfs: the command less
+    the onlining) and the command; the differences are taken per bind."""
+    out = []
+    labels = run_labels({b for b, _ in runs})
+    for size in sizes:
+        for d in devices:
+            if d not in HOTPLUG:
+                continue
+            for b in labels:
+                binds = runs[b, size][0][d]
+                rest = [binds[k] for k in range(1, rebinds + 1)]
+                out.append({
+                    "device": d, "size_bytes": size << 20, "run": b,
+                    "threads": common_threads(binds) if b in MULTI else 1,
+                    "nr_pages": binds[1]["nr_pages"],
+                    "calls": median_int([x["events"] for x in rest]),
+                    "memmap_init_ns": median_int([x["memmap_init_ns"] for x in rest]),
+                    "online_rest_ns": median_int([x["online_ns"] - x["memmap_init_ns"]
+                                                  for x in rest]),
+                    "online_ns": median_int([x["online_ns"] for x in rest]),
+                    "outside_online_ns": median_int([x["enable_ns"] - x["online_ns"]
+                                                     for x in rest]),
+                    "enable_ns": median_int([x["enable_ns"] for x in rest]),
+                    "first_enable_ns": binds[0]["enable_ns"]})
     return out
 
 

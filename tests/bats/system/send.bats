@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tests of harness/series/send-prep.sh (make send-prep, send-prep-fixes,
-# send-prep-threads, send-prep-v11-fixes, send-prep-mm-unstable,
-# send-prep-ndctl): the copy of patches/ (of the fixes in patches/fixes/
-# it applies on, of its follow-up series patches/threads/, of the mm
-# tree's postings on a tree with v11, and of patches/ndctl/ on the ndctl
-# tree of harness/series/ndctl-tree.sh) prepared for git send-email.
+# send-prep-threads, send-prep-hotplug, send-prep-v11-fixes,
+# send-prep-mm-unstable, send-prep-ndctl): the copy of patches/ (of the
+# fixes in patches/fixes/ it applies on, of its follow-up series
+# patches/threads/ and patches/hotplug/, of the mm tree's postings on a
+# tree with v11, and of patches/ndctl/ on the ndctl tree of
+# harness/series/ndctl-tree.sh) prepared for git send-email.
 #
 #   bats tests/bats/system/send.bats
 #   MZ_PATCHES=/path/to/patches bats tests/bats/system/send.bats   # another series
@@ -95,12 +96,14 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 
 @test "send-prep.sh: argument errors exit 2 and write nothing" {
 	run -2 "$H/series/send-prep.sh"
-	[ "$output" = "send-prep.sh: error: want [--fixes|--threads|--v11-fixes|--mm-unstable|--ndctl] OUTDIR (see --help)" ]
+	[ "$output" = "send-prep.sh: error: want [--fixes|--threads|--hotplug|--v11-fixes|--mm-unstable|--ndctl] OUTDIR (see --help)" ]
 	run -2 "$H/series/send-prep.sh" a b
 	run -2 "$H/series/send-prep.sh" --bogus
 	[ "$output" = "send-prep.sh: error: unknown option '--bogus' (see --help)" ]
 	run -2 "$H/series/send-prep.sh" --fixes --ndctl "$T/out"
 	[ "$output" = "send-prep.sh: error: --fixes --ndctl: want one series at most (see --help)" ]
+	run -2 "$H/series/send-prep.sh" --threads --hotplug "$T/out"
+	[ "$output" = "send-prep.sh: error: --threads --hotplug: want one series at most (see --help)" ]
 	run -0 "$H/series/send-prep.sh" --help
 	[ "${lines[0]}" = "send-prep.sh: prepare a copy of a series for git send-email (nothing is sent)." ]
 	touch "$T/file"
@@ -292,8 +295,37 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
 		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
 	done
-	# Both series applied give the kernel tree's series (both series).
-	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse 'series^{tree}')" ]
+	# Both series applied give the kernel tree's branch threads, the end
+	# of the follow-up (the tree stacks patches/hotplug/ after it).
+	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse 'threads^{tree}')" ]
+}
+
+@test "send-prep.sh --hotplug: the follow-up alone, on the fixes and patches/ only, not on patches/threads/" {
+	need_prepared
+	local n npre p f hp=$PATCHES/hotplug s=$SEND_CACHE/linux-send
+	[ -f "$hp/series" ] || skip "no $hp/series: no hotplug series to send"
+	n=$(grep -cvE '^[[:space:]]*(#|$)' "$hp/series")
+	npre=$((${#orig[@]} + $(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")))
+	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --hotplug "$T/hp"
+	[[ "$stderr" == *"applied the $npre patches it applies on (${PATCHES#"$ROOT/"}/fixes/ ${PATCHES#"$ROOT/"}/; not sent)"* ]]
+	[ "$(find "$T/hp" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
+	headers "$T/hp/0000-cover-letter.patch" | grep '^Subject:' |
+		grep -qF "$(headers "$hp/0000-cover-letter.patch" | grep '^Subject:')"
+	grep -qx "base-commit: $(git -C "$MZ_TREE" rev-parse "$RELEASE^{commit}")" "$T/hp/0000-cover-letter.patch"
+	[ "$(grep -c '^prerequisite-patch-id: ' "$T/hp/0000-cover-letter.patch")" -eq "$npre" ]
+	for p in "$T"/hp/000[1-9]-*.patch "$T"/hp/00[1-9][0-9]-*.patch; do
+		[ -e "$p" ] || continue
+		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
+		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
+	done
+	# It goes on the first series' end (branch opt-in), not on threads,
+	# and every file it touches that threads does not is as in the tree.
+	[ "$(git -C "$s" rev-parse "mz-send~$n^{tree}")" = "$(git -C "$MZ_TREE" rev-parse 'opt-in^{tree}')" ]
+	while IFS= read -r f; do
+		git -C "$MZ_TREE" diff --quiet opt-in threads -- "$f" || continue
+		[ "$(git -C "$s" rev-parse "mz-send:$f" 2>/dev/null)" = "$(git -C "$MZ_TREE" rev-parse "series:$f" 2>/dev/null)" ] ||
+			{ echo "$f differs from the tree's series"; false; }
+	done < <(git -C "$MZ_TREE" diff --name-only threads series)
 }
 
 @test "prepared copy: the series names the release and each fix it applies on, which are not sent" {
