@@ -99,7 +99,7 @@ send-prep-threads: deps
 	$(H)/series/send-prep.sh --threads "$(THREADS_OUT)"
 
 HOTPLUG_OUT ?= $(SEND_OUT)-hotplug
-#: the same for the follow-up series of patches/hotplug/, on top of patches/ alone, not threads/ (HOTPLUG_OUT)
+#: the same for the follow-up series of patches/hotplug/, on top of patches/ and threads/ (HOTPLUG_OUT)
 send-prep-hotplug: deps
 	$(H)/series/send-prep.sh --hotplug "$(HOTPLUG_OUT)"
 

@@ -109,8 +109,8 @@ MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH}
 # first starts at branch MZ_FIRST_BRANCH (the first series' end), each
 # starts where the one before it ends, each but the last ends at a
 # branch named after it and the last at branch "series", which holds them
-# all (mz_followup_range).  Each is sent on the fixes and patches/ alone
-# (send-prep.sh), whatever the tree stacks under it.
+# all (mz_followup_range).  Each is sent on the fixes, patches/ and the
+# follow-ups before it (send-prep.sh), as the tree stacks them.
 MZ_FOLLOWUPS="threads hotplug"
 # The follow-ups posted as RFCs: export.sh's subject prefix for them is
 # "RFC $MZ_SUBJECT_PREFIX".
