@@ -2,27 +2,28 @@
 /*
  * memmap_helper_ops: what a process may do to the helper threads of a
  * multithreaded memmap init (named memmap_init), for memmap_threads.sh.
+ * HOLD is test_memmap_hold's debugfs file, armed by the caller: the
+ * helper it holds has a chunk of the bind to write, so what is done
+ * while it is held is done mid-bind.
  *
- *   memmap_helper_ops -p FILE STRING MARKER
- *	write STRING to FILE from a child process; once the child has a
- *	thread named memmap_init, attach to that thread with PTRACE_ATTACH,
- *	write "mi_signal ptrace" to MARKER (a trace marker) and wait for the
- *	thread: print "exited" when it exits without stopping for the
- *	tracer, "stopped" (and detach) when it stops.  Then wait for the
- *	child's write to end and kill the child.
- *   memmap_helper_ops -e FILE STRING MARKER
- *	write STRING to FILE from a second thread; once this process has a
- *	thread named memmap_init, write "mi_signal exec" to MARKER and exec
+ *   memmap_helper_ops -p FILE STRING MARKER HOLD
+ *	write STRING to FILE from a child process; once HOLD holds a helper
+ *	of the child, write "mi_signal ptrace" to MARKER (a trace marker),
+ *	attach to that helper with PTRACE_ATTACH and wait for it: print
+ *	"exited" when it exits without stopping for the tracer, "stopped"
+ *	(and detach) when it stops.  Then wait for the child's write to
+ *	end and kill the child.
+ *   memmap_helper_ops -e FILE STRING MARKER HOLD
+ *	write STRING to FILE from a second thread; once HOLD holds a helper
+ *	of this process, write "mi_signal exec" to MARKER and exec
  *	"memmap_helper_ops -x" from the first thread, which waits for the
  *	writing thread to end.
  *   memmap_helper_ops -x
  *	print "exec ok".
  *
- * Exit 0 when it did that, 1 on a failure (a write that failed
- * included), 4 (KSFT_SKIP) when nothing was tested: no memmap_init thread
- * appeared while the write ran, or it was gone before the attach.
+ * Exit 0 when it did that, 1 on a failure: a write that failed, or one
+ * that ended with no helper of the writer held.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -36,25 +37,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SKIP	4
-
-/* Whether thread @tid of process @pid is gone or exiting. */
-static int gone(pid_t pid, pid_t tid)
-{
-	char path[64], line[512], *state;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	f = fopen(path, "r");
-	if (!f)
-		return 1;
-	ok = !!fgets(line, sizeof(line), f);
-	fclose(f);
-	state = ok ? strrchr(line, ')') : NULL;
-	return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
-}
-
 static int mark(const char *marker, const char *text)
 {
 	int fd = open(marker, O_WRONLY);
@@ -67,23 +49,17 @@ static int mark(const char *marker, const char *text)
 	return ok;
 }
 
-/* Attach to helper @tid of process @pid and report how it ended. */
-static int attach(pid_t pid, pid_t tid, const char *marker)
+/* Attach to helper @tid, which HOLD holds, and report how it ended. */
+static int attach(pid_t tid, const char *marker)
 {
 	int status;
 
-	if (ptrace(PTRACE_ATTACH, tid, NULL, NULL)) {
-		int err = errno;
-
-		if (err == ESRCH || (err == EPERM && gone(pid, tid))) {
-			printf("helper %d gone before PTRACE_ATTACH\n", tid);
-			return SKIP;
-		}
-		printf("PTRACE_ATTACH %d: %s\n", tid, strerror(err));
-		return 1;
-	}
 	if (!mark(marker, "mi_signal ptrace"))
 		return 1;
+	if (ptrace(PTRACE_ATTACH, tid, NULL, NULL)) {
+		printf("PTRACE_ATTACH %d: %s\n", tid, strerror(errno));
+		return 1;
+	}
 	if (waitpid(tid, &status, __WALL) != tid) {
 		printf("waitpid %d: %s\n", tid, strerror(errno));
 		return 1;
@@ -136,48 +112,49 @@ static void *writer(void *data)
 	return NULL;
 }
 
-/* After the write ended (@err + 1 in @done) with no helper seen. */
+/* After the write ended (@err + 1 in @done) with no helper held. */
 static int no_helper(int done)
 {
-	if (done > 1) {
+	if (done > 1)
 		printf("write: %s\n", strerror(done - 1));
-		return 1;
-	}
-	printf("no memmap_init thread seen while the write ran\n");
-	return SKIP;
+	else
+		printf("the write ended with no helper held\n");
+	return 1;
 }
 
-/* A thread of process @pid named memmap_init, or 0. */
-static pid_t find_helper(pid_t pid)
+/*
+ * The helper that @hold holds, when it is a thread of process @pid; 0
+ * while it holds none, -1 (saying why) when it holds another's or cannot
+ * be read.
+ */
+static pid_t held_helper(const char *hold, pid_t pid)
 {
-	char path[300], comm[32];
-	struct dirent *d;
+	char line[64], path[64];
 	pid_t tid = 0;
-	DIR *dir;
+	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while (!tid && (d = readdir(dir))) {
-		FILE *f;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, d->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "memmap_init\n"))
-			tid = atoi(d->d_name);
-		fclose(f);
+	f = fopen(hold, "r");
+	if (!f) {
+		printf("%s: %s\n", hold, strerror(errno));
+		return -1;
 	}
-	closedir(dir);
-	return tid;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	if (!strncmp(line, "armed", 5))
+		return 0;
+	if (sscanf(line, "held %d", &tid) == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, tid);
+		if (!access(path, F_OK))
+			return tid;
+	}
+	printf("%s: \"%.*s\", not a helper of %d held\n", hold,
+	       (int)strcspn(line, "\n"), line, pid);
+	return -1;
 }
 
 static int trace_during(const char *file, const char *string,
-			const char *marker)
+			const char *marker, const char *hold)
 {
 	int done[2], err = 0, rc;
 	pid_t child, tid;
@@ -201,13 +178,25 @@ static int trace_during(const char *file, const char *string,
 			pause();
 	}
 	close(done[1]);
-	while (!(tid = find_helper(child)))
-		if (read(done[0], &err, sizeof(err)) == sizeof(err) || errno != EAGAIN)
+	while (!(tid = held_helper(hold, child))) {
+		ssize_t r = read(done[0], &err, sizeof(err));
+
+		if (r == sizeof(err))
 			break;
+		if (r >= 0 || errno != EAGAIN) {
+			printf("the writing child ended without a report\n");
+			tid = -1;
+			break;
+		}
+		/* The held helper takes a CPU: leave the other to the rest. */
+		usleep(1000);
+	}
 	if (!tid) {
 		rc = no_helper(err + 1);
+	} else if (tid < 0) {
+		rc = 1;
 	} else {
-		rc = attach(child, tid, marker);
+		rc = attach(tid, marker);
 		/* The write's outcome, once the child reports it. */
 		fcntl(done[0], F_SETFL, 0);
 		if (read(done[0], &err, sizeof(err)) != sizeof(err)) {
@@ -224,9 +213,10 @@ static int trace_during(const char *file, const char *string,
 }
 
 static int exec_during(const char *file, const char *string,
-		       const char *marker, const char *self)
+		       const char *marker, const char *hold, const char *self)
 {
 	pthread_t thread;
+	pid_t tid;
 	int done;
 
 	arg.file = file;
@@ -235,31 +225,35 @@ static int exec_during(const char *file, const char *string,
 		printf("pthread_create failed\n");
 		return 1;
 	}
-	while (!find_helper(getpid())) {
+	while (!(tid = held_helper(hold, getpid()))) {
 		done = __atomic_load_n(&arg.done, __ATOMIC_ACQUIRE);
 		if (done) {
 			pthread_join(thread, NULL);
 			return no_helper(done);
 		}
+		usleep(1000);
 	}
-	if (mark(marker, "mi_signal exec"))
+	if (tid > 0 && mark(marker, "mi_signal exec")) {
 		execl(self, self, "-x", (char *)NULL);
-	printf("exec %s: %s\n", self, strerror(errno));
+		printf("exec %s: %s\n", self, strerror(errno));
+	}
+	/* The write goes on until the module's timeout lets the helper go. */
 	pthread_join(thread, NULL);
 	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 5 && !strcmp(argv[1], "-p"))
-		return trace_during(argv[2], argv[3], argv[4]);
-	if (argc == 5 && !strcmp(argv[1], "-e"))
-		return exec_during(argv[2], argv[3], argv[4], "/proc/self/exe");
+	if (argc == 6 && !strcmp(argv[1], "-p"))
+		return trace_during(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 6 && !strcmp(argv[1], "-e"))
+		return exec_during(argv[2], argv[3], argv[4], argv[5],
+				   "/proc/self/exe");
 	if (argc == 2 && !strcmp(argv[1], "-x")) {
 		printf("exec ok\n");
 		return 0;
 	}
 	fprintf(stderr,
-		"usage: %s -p|-e FILE STRING MARKER | -x\n", argv[0]);
+		"usage: %s -p|-e FILE STRING MARKER HOLD | -x\n", argv[0]);
 	return 1;
 }

@@ -73,14 +73,16 @@
 #     the same load, plus 20 ms, unless every helper that ran took chunks
 #     (a SCHED_FIFO task may stop one in the middle of a chunk): a helper
 #     that finds every chunk taken exits at once;
-#   - 4 GiB of the same node from a child process, once it has a helper
-#     thread: the process stopped (SIGSTOP), its cgroup frozen, the
-#     process killed (SIGKILL), the helper attached by a tracer
-#     (PTRACE_ATTACH), and (memmap_helper_ops) an exec from another thread
-#     of the binding process: the stop and the freeze complete with no
-#     helper left, the helper exits without stopping for its tracer, the
-#     exec completes, and every bind writes the struct pages of a bind on
-#     one CPU;
+#   - 4 GiB of the same node from a child process, once
+#     test_modules/test_memmap_hold.ko holds one of its helpers at the
+#     start of a chunk, so that the bind cannot end first: the process
+#     stopped (SIGSTOP), its cgroup frozen, the process killed (SIGKILL),
+#     the helper attached by a tracer (PTRACE_ATTACH), and
+#     (memmap_helper_ops) an exec from another thread of the binding
+#     process: each reaches the held helper (the module says which let it
+#     go), the stop and the freeze complete with no helper left, the
+#     helper exits without stopping for its tracer, the exec completes,
+#     and every bind writes the struct pages of a bind on one CPU;
 #   - a request the module must refuse (a size of 0 or not a multiple of
 #     the folio, an offset not a multiple of 2 MiB or past the folio, a
 #     node that is not online, an order too large, sizes that overflow,
@@ -102,6 +104,8 @@ DIGEST_KO=$MI_DIR/test_modules/test_memmap_digest.ko
 DIGEST=/sys/kernel/debug/test_memmap_digest
 PGMAP_KO=$MI_DIR/test_modules/test_memmap_pgmap.ko
 PGMAP=/sys/kernel/debug/test_memmap_pgmap
+HOLD_KO=$MI_DIR/test_modules/test_memmap_hold.ko
+HOLD=/sys/kernel/debug/test_memmap_hold
 HELPER_OPS=$MI_DIR/memmap_helper_ops
 
 mi_init
@@ -130,6 +134,7 @@ mi_cleanup_hook() {
 	fi
 	[ -z "$sigcg" ] || rmdir "$sigcg" 2>/dev/null
 	[ -z "$offline" ] || echo 1 2>/dev/null >"$offline"
+	[ ! -w "$HOLD" ] || echo disarm >"$HOLD" 2>/dev/null
 	[ ! -w "$PGMAP" ] || echo unmap >"$PGMAP" 2>/dev/null
 	for m in $loaded; do rmmod "$m" 2>/dev/null; done
 }
@@ -156,6 +161,10 @@ why=
 have_pgmap=1
 load test_memmap_pgmap "$PGMAP_KO" "$PGMAP" || have_pgmap=0
 pgmap_why=$why
+why=
+have_hold=1
+load test_memmap_hold "$HOLD_KO" "$HOLD" || have_hold=0
+hold_why=$why
 if [ "$have_pgmap" = 1 ] && ! mi_config DEVICE_PRIVATE; then
 	have_pgmap=0
 	pgmap_why="kernel built without CONFIG_DEVICE_PRIVATE"
@@ -973,46 +982,75 @@ one_task() {
 	[ "${#t[@]}" = 1 ]
 }
 
-# bind_helper PID: wait, spinning on shell builtins (a helper may live a
-# few milliseconds), until process PID has a thread named memmap_init;
-# false when none appears within 30 s or PID has ended.
-bind_helper() {
-	local f c st end=$((SECONDS + 30))
+# held PID: test_memmap_hold holds a helper of process PID; false when
+# it holds another's or PID has ended.
+held() {
+	local st tid ev
+	if ! read -r st tid ev <"$HOLD"; then
+		ktap_print_msg "cannot read $HOLD"
+		return 2
+	fi
+	[ "$st" = held ] && [ -d "/proc/$1/task/$tid" ] && return 0
+	if [ "$st" = armed ]; then
+		[ "$(pstate "$1")" != Z ] && return 1
+		ktap_print_msg "process $1 ended with no helper held"
+	else
+		ktap_print_msg "test_memmap_hold: $st $tid $ev: no helper of $1 held"
+	fi
+	# Not worth waiting for.
+	return 2
+}
+
+# held_wait PID: wait until test_memmap_hold holds a helper of PID.
+held_wait() {
+	local end=$((SECONDS + 30)) r
 	while [ "$SECONDS" -le "$end" ]; do
-		for f in "/proc/$1"/task/*/comm; do
-			read -r c 2>/dev/null <"$f" && [ "$c" = memmap_init ] && return 0
-		done
-		# Builtins only: the child's state, the field after "(comm) ".
-		read -r st 2>/dev/null <"/proc/$1/stat" || return 1
-		st=${st##*) }
-		[ "${st%% *}" != Z ] || return 1
+		held "$1"
+		r=$?
+		[ "$r" = 1 ] || return "$r"
+		sleep 0.01
 	done
+	ktap_print_msg "after 30 s: no helper of $1 held"
 	return 1
 }
 
-# pv_signaled HOW: bind 4 GiB of $node's memory from a child process
-# that then sleeps, wait until it has a helper thread, mark the trace,
-# then HOW: "stop" (SIGSTOP: it stops, with no helper left, then
-# SIGCONT), "freeze" (its own cgroup's cgroup.freeze: frozen, no helper
-# left, then thawed) or "kill" (SIGKILL: it dies).  HOW "ptrace" and
-# "exec" bind through memmap_helper_ops instead, which marks the trace
-# once the binding process has a helper, then attaches to the helper
+# pv_signaled HOW: arm test_memmap_hold, bind 4 GiB of $node's memory
+# from a child process that then sleeps, wait until the module holds one
+# of its helpers at the start of a chunk, mark the trace, then HOW:
+# "stop" (SIGSTOP: it stops, with no helper left, then SIGCONT),
+# "freeze" (its own cgroup's cgroup.freeze: frozen, no helper left, then
+# thawed) or "kill" (SIGKILL: it dies).  HOW "ptrace" and "exec" bind
+# through memmap_helper_ops instead, which marks the trace once the module
+# holds a helper of the binding process, then attaches to that helper
 # with PTRACE_ATTACH (it must exit without stopping for its tracer) or
 # execs from another thread of the binding process (the exec waits for
-# the bind).  The
-# bind must end with its event; the mapping is left for the caller's
+# the bind).  HOW must be what let the helper go, and the bind must end
+# with its event, after the mark; the mapping is left for the caller's
 # digest.  Returns 1, saying why, on a failure, and 2 when it tested
-# nothing: the event came before the mark (the signal found the bind
-# done) or no helper was seen.
+# nothing (no cgroup to freeze).
 pv_signaled() {
-	local how=$1 pid rc=0 st cg='' mark ev out want
+	local r
+	pv_signaled_run "$1"
+	r=$?
+	# Armed still when it failed early; a held helper ends its hold
+	# when the cleanup kills its process, or at the module's timeout.
+	echo disarm 2>/dev/null >"$HOLD"
+	return "$r"
+}
+
+pv_signaled_run() {
+	local how=$1 pid rc=0 st cg='' mark ev out want tid
 	mi_trace_clear
+	if ! echo arm >"$HOLD"; then
+		ktap_print_msg "$how: cannot arm test_memmap_hold"
+		return 1
+	fi
 	if [ "$how" = exec ] || [ "$how" = ptrace ]; then
 		# -e or -p; what it prints when all went well.
 		want="exec ok"
 		[ "$how" = exec ] || want=exited
 		"$HELPER_OPS" "-${how:0:1}" "$PGMAP" "4096 $node 0 0" \
-			"$MI_TRACE/trace_marker" >"$MI_TMP/ops.out" 2>&1 &
+			"$MI_TRACE/trace_marker" "$HOLD" >"$MI_TMP/ops.out" 2>&1 &
 		pid=$!
 		hog=$pid
 		wait_for "process $pid does not end" gone "$pid" || return 1
@@ -1021,10 +1059,15 @@ pv_signaled() {
 		hog=
 		out=$(cat "$MI_TMP/ops.out")
 		ktap_print_msg "$how: exit $st: $out"
-		[ "$st" != "$KSFT_SKIP" ] || return 2
 		[ "$st" = 0 ] && [ "$out" = "$want" ] || rc=1
 	else
 		pv_signal_child "$how" || return
+	fi
+	read -r st tid out <"$HOLD"
+	ktap_print_msg "$how: test_memmap_hold: $st $tid $out"
+	if [ "$st $out" != "released $how" ]; then
+		ktap_print_msg "$how: the held helper was not let go by the $how"
+		rc=1
 	fi
 	events=$(mi_trace_wait 1)
 	if [ -z "$events" ]; then
@@ -1039,16 +1082,16 @@ pv_signaled() {
 		ktap_print_msg "$how: the trace lost events or has no mark"
 		return 1
 	fi
-	if [ "$rc" = 0 ] && [ "${ev:-0}" -lt "$mark" ]; then
-		ktap_print_msg "$how: the signal came after the bind: nothing tested"
-		return 2
+	if [ "${ev:-0}" -lt "$mark" ]; then
+		ktap_print_msg "$how: the bind ended before the mark"
+		return 1
 	fi
 	return "$rc"
 }
 
-# pv_signal_child HOW: pv_signaled's child process, for every HOW but
-# exec; sets rc to 1 on a failure, returns 2 when no helper was seen, 1
-# when the child does not die.
+# pv_signal_child HOW: pv_signaled's child process, for stop, freeze and
+# kill; sets rc to 1 on a failure, returns 2 when there is no cgroup to
+# freeze, 1 when no helper is held or the child does not die.
 pv_signal_child() {
 	local how=$1
 	if [ "$how" = freeze ]; then
@@ -1066,15 +1109,13 @@ pv_signal_child() {
 		exec sleep 3600' _ "4096 $node 0 0" "$PGMAP" "$cg" &
 	pid=$!
 	hog=$pid
-	if ! bind_helper "$pid"; then
+	if ! held_wait "$pid"; then
 		kill -KILL "$pid" 2>/dev/null
 		wait_for "process $pid does not die" gone "$pid" || return 1
 		wait "$pid"
 		st=$?
 		hog=
-		ktap_print_msg "$how: no helper thread seen (the child's exit $st)"
-		# 137: killed while it slept after its write; 1: the write failed.
-		[ "$st" = 137 ] && return 2
+		ktap_print_msg "$how: no helper held (the child's exit $st)"
 		return 1
 	fi
 	echo "mi_signal $how" >"$MI_TRACE/trace_marker"
@@ -1119,7 +1160,7 @@ pv_signal() {
 	r=$?
 	if [ "$r" = 2 ]; then
 		pv_unmap
-		mi_skip "$desc" "the signal found no bind in progress (see above)"
+		mi_skip "$desc" "no cgroup to freeze (see above)"
 		return
 	fi
 	if [ "$r" = 0 ]; then
@@ -1138,6 +1179,8 @@ pv_signals() {
 	local t how why='' ts=("$PV_STOP" "$PV_FREEZE" "$PV_KILL" "$PV_PTRACE" "$PV_EXEC")
 	if [ "$have_digest" = 0 ]; then
 		why=$digest_why
+	elif [ "$have_hold" = 0 ]; then
+		why=$hold_why
 	elif ! mi_cgroup2 >/dev/null; then
 		why="no cgroup v2 hierarchy"
 	elif [ ! -x "$HELPER_OPS" ]; then
