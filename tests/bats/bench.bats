@@ -661,6 +661,15 @@ assert all(x["median_diff_ns"] == 1500 and x["max_abs_diff_ns"] == 1500 for x in
 	[[ "$output" == *"Cost per page, ns"* ]]
 }
 
+@test "bench-report.py: the probe's copy-read ratio when the probe has it, not before" {
+	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg --probe "$FIX/probe-read.json"
+	grep -E '^  copy_read_nt +4\.59 GB/s  \[4\.40 - 4\.70\]$' <<<"$output"
+	tr -s '\n ' '  ' <<<"$output" | grep -F 'warm destination 3.00, cold destination read back at once 0.75'
+	run -0 report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg --probe "$FIX/probe.json"
+	tr -s '\n ' '  ' <<<"$output" | grep -F 'cold destination 2.90, warm destination 3.00'
+	[[ "$output" != *"read back"* ]]
+}
+
 @test "bench-report.py: verdicts with their confidence (Welch's t at 95%)" {
 	run -0 --separate-stderr report --devices fsdax-dev,devprivate --rebinds 3 --accel tcg --json "$T/r.json"
 	# fsdax-dev: base 40/32/36 vs template 12/10/11: the means differ by

@@ -469,8 +469,12 @@ def table(doc, for_list=False):
         ratios = probe.get("ratios", {})
         cold, warm = ratios.get("nt_over_cached_cold"), ratios.get("nt_over_cached_warm")
         fmt = (lambda v: "n/a" if v is None else f"{v:.2f}")
+        # Probes from before the copy-read cases have no such ratio.
+        read = ("" if "nt_over_cached_cold_read" not in ratios else
+                f", cold destination read back at once "
+                f"{fmt(ratios['nt_over_cached_cold_read'])}")
         out += wrap(f"non-temporal / cached copy throughput: cold destination {fmt(cold)}, "
-                    f"warm destination {fmt(warm)}", "  ")
+                    f"warm destination {fmt(warm)}{read}", "  ")
     elif "probe" in doc:
         out.append("")
         out.append("User-space store probe: not run (--no-probe).")

@@ -24,6 +24,10 @@
  *   fill-nt      MOVNTI of zeros over the buffer + SFENCE (cold), the ceiling
  *   fill-cached  8 explicit 64-bit zero stores per 64 bytes (cold), for
  *                telling glibc's memset strategy apart from plain stores
+ *   copy-read    copy-cached or copy-nt (cold), then one load per struct
+ *                page, all timed: memory that is used as soon as its
+ *                memmap is written, as onlining hot-added memory frees
+ *                every page to the buddy allocator right after
  *
  * The copy cases run the kernel's own copy: harness/bench/kernel-fill.sh
  * extracts zone_device_page_init_from_template() and its helpers from
@@ -161,6 +165,8 @@ enum case_id {
 	C_MEMSET_COLD,
 	C_FILL_NT_COLD,
 	C_FILL_CACHED_COLD,
+	C_COPY_READ_CACHED_COLD,
+	C_COPY_READ_NT_COLD,
 	NR_CASES
 };
 
@@ -179,6 +185,8 @@ static const struct case_desc cases[NR_CASES] = {
 	[C_MEMSET_COLD]      = { "memset_cold", "memset(0) (glibc)", COLD, 0 },
 	[C_FILL_NT_COLD]     = { "fill_nt_cold", "fill 0, movnti + sfence", COLD, 1 },
 	[C_FILL_CACHED_COLD] = { "fill_cached_cold", "fill 0, cached 8x movq", COLD, 0 },
+	[C_COPY_READ_CACHED_COLD] = { "copy_read_cached", "copy cached, read back", COLD, 0 },
+	[C_COPY_READ_NT_COLD] = { "copy_read_nt", "copy movnti, read back", COLD, 1 },
 };
 
 struct stats {
@@ -441,6 +449,19 @@ evict(const struct page *buf, size_t n)
 	evict_sink += sum;
 }
 
+/* The copy-read cases' use of the memmap: one load per struct page. */
+static uint64_t read_sink;
+
+static void HOT_LOOP
+read_back(const struct page *buf, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += ((const volatile uint64_t *)buf[i].w)[0];
+	read_sink += sum;
+}
+
 /* Spot-check ~4096 elements and the last one after a timed case. */
 static void check_elem(const struct page *dst, size_t i,
 		       const struct page *tmpl, const char *what)
@@ -530,7 +551,7 @@ int main(int argc, char **argv)
 	size_t n, en;
 	double *gbps[NR_CASES];
 	struct stats st[NR_CASES];
-	double ratio_cold = 0, ratio_warm = 0;
+	double ratio_cold = 0, ratio_warm = 0, ratio_read = 0;
 	int have_ratios;
 
 	opterr = 0;
@@ -669,10 +690,20 @@ int main(int argc, char **argv)
 				copy_cached(dst, n, &tmpl);
 				want = &tmpl;
 				break;
+			case C_COPY_READ_CACHED_COLD:
+				copy_cached(dst, n, &tmpl);
+				read_back(dst, n);
+				want = &tmpl;
+				break;
 #if HAVE_NT
 			case C_COPY_NT_COLD:
 			case C_COPY_NT_WARM:
 				copy_nt(dst, n, &tmpl);
+				want = &tmpl;
+				break;
+			case C_COPY_READ_NT_COLD:
+				copy_nt(dst, n, &tmpl);
+				read_back(dst, n);
 				want = &tmpl;
 				break;
 			case C_FILL_NT_COLD:
@@ -701,6 +732,8 @@ int main(int argc, char **argv)
 	if (have_ratios) {
 		ratio_cold = st[C_COPY_NT_COLD].median / st[C_COPY_CACHED_COLD].median;
 		ratio_warm = st[C_COPY_NT_WARM].median / st[C_COPY_CACHED_WARM].median;
+		ratio_read = st[C_COPY_READ_NT_COLD].median /
+			     st[C_COPY_READ_CACHED_COLD].median;
 	}
 
 	printf("\n%-26s %-5s %12s %10s %10s\n", "case", "dest", "median GB/s",
@@ -716,8 +749,8 @@ int main(int argc, char **argv)
 		       st[i].median, st[i].min, st[i].max);
 	}
 	if (have_ratios)
-		printf("\nNT/cached copy (median GB/s): cold %.2f, warm %.2f\n",
-		       ratio_cold, ratio_warm);
+		printf("\nNT/cached copy (median GB/s): cold %.2f, warm %.2f, "
+		       "cold and read back %.2f\n", ratio_cold, ratio_warm, ratio_read);
 	else
 		printf("\nNT/cached copy: n/a (no MOVNTI on this architecture)\n");
 
@@ -756,6 +789,8 @@ int main(int argc, char **argv)
 		json_number(f, have_ratios, ratio_cold);
 		fputs(", \"nt_over_cached_warm\": ", f);
 		json_number(f, have_ratios, ratio_warm);
+		fputs(", \"nt_over_cached_cold_read\": ", f);
+		json_number(f, have_ratios, ratio_read);
 		fputs("}\n}\n", f);
 		if (fclose(f))
 			fatal("cannot write %s: %s", json_path, strerror(errno));
