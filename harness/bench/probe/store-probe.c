@@ -436,30 +436,21 @@ fill_nt(struct page *dst, size_t n)
 }
 #endif
 
-/* Push the destination out of the caches: read one word per line. */
-static uint64_t evict_sink;
+/*
+ * One load per 64-byte element: the cold cases read the eviction buffer through
+ * to push the destination out of the caches, and the copy-read cases read
+ * the memmap back as onlining would.
+ */
+static uint64_t load_sink;
 
 static void HOT_LOOP
-evict(const struct page *buf, size_t n)
+load_lines(const struct page *buf, size_t n)
 {
 	uint64_t sum = 0;
 
 	for (size_t i = 0; i < n; i++)
 		sum += ((const volatile uint64_t *)buf[i].w)[0];
-	evict_sink += sum;
-}
-
-/* The copy-read cases' use of the memmap: one load per struct page. */
-static uint64_t read_sink;
-
-static void HOT_LOOP
-read_back(const struct page *buf, size_t n)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		sum += ((const volatile uint64_t *)buf[i].w)[0];
-	read_sink += sum;
+	load_sink += sum;
 }
 
 /* Spot-check ~4096 elements and the last one after a timed case. */
@@ -678,7 +669,7 @@ int main(int argc, char **argv)
 				if (i == C_MEMSET_COLD || i == C_FILL_NT_COLD ||
 				    i == C_FILL_CACHED_COLD)
 					copy_cached(dst, n, &tmpl);
-				evict(ebuf, en);
+				load_lines(ebuf, en);
 			} else {
 				fill_cached(dst, n);
 			}
@@ -692,7 +683,7 @@ int main(int argc, char **argv)
 				break;
 			case C_COPY_READ_CACHED_COLD:
 				copy_cached(dst, n, &tmpl);
-				read_back(dst, n);
+				load_lines(dst, n);
 				want = &tmpl;
 				break;
 #if HAVE_NT
@@ -703,7 +694,7 @@ int main(int argc, char **argv)
 				break;
 			case C_COPY_READ_NT_COLD:
 				copy_nt(dst, n, &tmpl);
-				read_back(dst, n);
+				load_lines(dst, n);
 				want = &tmpl;
 				break;
 			case C_FILL_NT_COLD:
