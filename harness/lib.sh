@@ -88,6 +88,13 @@ MZ_CHECK_QUICK=${MZ_CHECK_QUICK:-0}
 # make check keeps a cold run well inside it (docs/matrix.md, "Time").
 #= MZ_CHECK_BUDGET  seconds make check may take before it warns, naming its slowest steps (default 3000)
 MZ_CHECK_BUDGET=${MZ_CHECK_BUDGET:-3000}
+# What a cold make check leaves in an empty MZ_CACHE (6.5 GiB measured,
+# a fresh clone's run of 2026-11-30, rounded up) and what it holds under
+# TMPDIR at most (2.6 GiB measured in the same run: bats keeps every
+# test's directory until it ends, send.bats' scratch clones 1.3 GiB of
+# it), which check-space.sh asks to be free before it starts.
+MZ_CHECK_CACHE_MIB=7168
+MZ_CHECK_TMP_MIB=3072
 # The apt sources fetch-base.sh takes its Debian mirror from (deb822
 # .sources or one-line .list files).
 #= MZ_APT_SOURCES  apt sources files fetch-base.sh takes the Debian mirror from (default: the host's)

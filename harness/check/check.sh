@@ -5,6 +5,9 @@
 #
 #   check.sh      (make check; MZ_CHECK_QUICK=1, make check-quick: no matrix)
 #
+#   space       the file systems of MZ_CACHE and TMPDIR have room for the
+#               run (harness/check/check-space.sh); when not, nothing else
+#               runs
 #   deps        harness/deps.sh installs what is missing
 #   lint        shellcheck on the harness and guest scripts
 #   fetch       the base source: download, verify and extract Linux 7.3.4
@@ -82,7 +85,8 @@ step() {
 }
 
 H=$MZ_ROOT/harness
-step deps "$H/deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+step space "$H/check/check-space.sh" || { echo "0 passed, 1 failed"; exit 1; }
+step deps "$H/deps.sh" || { echo "$passed passed, 1 failed"; exit 1; }
 lint() {
 	shellcheck -x "$H"/*.sh "$H"/*/*.sh "$MZ_ROOT"/guest/init "$MZ_ROOT"/guest/lib/* "$MZ_ROOT"/guest/tests/* "$MZ_ROOT"/guest/bin/* \
 		"$MZ_ROOT"/tests/guest/* &&

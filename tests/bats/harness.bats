@@ -52,7 +52,7 @@ fake_build() {
 	mkdir -p "$T/repo/harness/check" "$T/repo/patches" "$T/bin"
 	cp "$H/lib.sh" "$T/repo/harness/"
 	cp "$H/check/check.sh" "$T/repo/harness/check/"
-	for s in deps.sh series/fetch-base.sh series/tree.sh series/check-mirror.sh \
+	for s in check/check-space.sh deps.sh series/fetch-base.sh series/tree.sh series/check-mirror.sh \
 		check/check-series.sh build/distro-config.sh build/build-kernel.sh \
 		build/build-ndctl.sh vm/fetch-qemu.sh vm/initramfs.sh vm/vm.sh build/kunit.sh; do
 		mkdir -p "$(dirname "$T/repo/harness/$s")"
@@ -67,7 +67,8 @@ fake_build() {
 	chmod +x "$T/bin/shellcheck" "$T/bin/bats"
 	PATH=$T/bin:$PATH MZ_CHECK_QUICK=1 MZ_CHECK_BUDGET=1 MZ_TREE=$T/no-tree \
 		run -0 --separate-stderr "$T/repo/harness/check/check.sh"
-	[ "${lines[-1]}" = "16 passed, 0 failed" ]
+	[ "${lines[-1]}" = "17 passed, 0 failed" ]
+	[ "$(head -n 1 "$T/ran")" = "$T/repo/harness/check/check-space.sh" ]
 	grep -q 'build/kunit.sh$' "$T/ran"
 	# The harness's own tests share the CPUs; the ones that boot the
 	# kernel just built, after the smoke guest, one at a time.
@@ -81,6 +82,43 @@ fake_build() {
 		run -0 --separate-stderr "$T/repo/harness/check/check.sh"
 	[[ "$stderr" == *"(budget 3000 s, MZ_CHECK_BUDGET)"* ]]
 	[[ "$stderr" != *"over its budget"* ]]
+	# Without room, nothing after the space check runs.
+	# shellcheck disable=SC2016 # the stub's own $0
+	printf '#!/bin/sh\necho "$0" >>"%s/ran"\nexit 1\n' "$T" >"$T/repo/harness/check/check-space.sh"
+	: >"$T/ran"
+	PATH=$T/bin:$PATH MZ_CHECK_QUICK=1 MZ_TREE=$T/no-tree \
+		run -1 --separate-stderr "$T/repo/harness/check/check.sh"
+	[ "${lines[-1]}" = "0 passed, 1 failed" ]
+	[ "$(cat "$T/ran")" = "$T/repo/harness/check/check-space.sh" ]
+	[[ "$stderr" == *"=== space: FAILED, exit 1"* ]]
+}
+
+@test "check-space.sh: too little room on MZ_CACHE's or TMPDIR's file system stops make check, saying where and how much" {
+	local c=$T/cache
+	mkdir -p "$c/build"
+	# An empty cache needs MZ_CHECK_CACHE_MIB, with TMPDIR's share when
+	# on one file system.
+	run -1 --separate-stderr env MZ_CACHE="$c" TMPDIR="$T" "$H/check/check-space.sh" --assume-free 10239
+	[ "${stderr_lines[0]}" = "check-space.sh: error: MZ_CACHE ($c, 0 MiB held) and TMPDIR ($T), one file system: 10239 MiB free, make check needs about 10240 MiB there" ]
+	[[ "${stderr_lines[1]}" == "check-space.sh: error: not enough free space, so nothing was run: "* ]]
+	run -0 --separate-stderr env MZ_CACHE="$c" TMPDIR="$T" "$H/check/check-space.sh" --assume-free 10240
+	[[ "$stderr" == *"10240 MiB free, make check needs about 10240 MiB there" ]]
+	# What the cache holds counts.
+	head -c $((3 << 20)) /dev/zero >"$c/build/obj"
+	run -0 --separate-stderr env MZ_CACHE="$c" TMPDIR="$T" "$H/check/check-space.sh" --assume-free 10237
+	[[ "$stderr" == *"($c, 3 MiB held) and TMPDIR ($T), one file system: 10237 MiB free, make check needs about 10237 MiB there" ]]
+	# On two file systems (/dev/shm is a tmpfs), each is asked its share.
+	run -1 --separate-stderr env MZ_CACHE="$c" TMPDIR=/dev/shm "$H/check/check-space.sh" --assume-free 3072
+	[ "${stderr_lines[0]}" = "check-space.sh: error: MZ_CACHE ($c, 3 MiB held): 3072 MiB free, make check needs about 7165 MiB there" ]
+	[[ "${stderr_lines[1]}" == *"TMPDIR (/dev/shm): 3072 MiB free, make check needs about 3072 MiB there" ]]
+	# A cache that does not exist yet is measured on its nearest parent.
+	run -1 --separate-stderr env MZ_CACHE="$T/no/such/cache" TMPDIR="$T" "$H/check/check-space.sh" --assume-free 10
+	[[ "$stderr" == *"($T/no/such/cache, 0 MiB held)"* ]]
+	[ ! -e "$T/no" ]
+	run -2 "$H/check/check-space.sh" now
+	[ "$output" = "check-space.sh: error: want no arguments, not 1 argument(s) (see --help)" ]
+	run -2 "$H/check/check-space.sh" --assume-free lots
+	[[ "$output" == "check-space.sh: error: --assume-free 'lots': want MIB"* ]]
 }
 
 # facts_hits REGEX: the code lines (comments left out) of the harness, the
