@@ -116,8 +116,8 @@ MZ_SUBJECT_PREFIX=${MZ_SUBJECT_PREFIX:-PATCH}
 # first starts at branch MZ_FIRST_BRANCH (the first series' end), each
 # starts where the one before it ends, each but the last ends at a
 # branch named after it and the last at branch "series", which holds them
-# all (mz_followup_range).  Each is sent on the fixes, patches/ and the
-# follow-ups before it (send-prep.sh), as the tree stacks them.
+# all (mz_followup_range).  Each is sent on the fixes and patches/ alone
+# (send-prep.sh), where check-series.sh first applies and builds it.
 MZ_FOLLOWUPS="threads hotplug"
 # The follow-ups posted as RFCs: export.sh's subject prefix for them is
 # "RFC $MZ_SUBJECT_PREFIX".
@@ -182,6 +182,7 @@ MZ_SELFTESTS=$MZ_CACHE/selftests        # installed kselftest targets
 MZ_INITRAMFS=$MZ_CACHE/initramfs        # the test guests' initramfs archives
 MZ_BENCH_FILES=$MZ_CACHE/bench          # the benchmark's initramfs, probe JSON
 MZ_BENCH_MODULES=$MZ_CACHE/bench-module # memremap_bench.ko per kernel
+MZ_LAB_MODULES=$MZ_CACHE/lab-module     # the lab's test modules per kernel
 MZ_VM_FILES=$MZ_CACHE/vm                # NVDIMM backing files (MZ_VM_DIR's default)
 MZ_VM_BENCH_FILES=$MZ_CACHE/vm-bench    # the benchmark's, with --nvdimm-memory file
 MZ_RESULTS=$MZ_CACHE/results            # JSON and tables of the last runs
@@ -567,6 +568,32 @@ mz_module_build() {
 	grep -qx 'CONFIG_MODULES=y' "$1/.config" || die "$1: kernel built without CONFIG_MODULES"
 	[ -f "$1/Module.symvers" ] ||
 		die "$1 has no Module.symvers: build the kernel first (build-kernel.sh)"
+}
+
+# mz_ext_module SRC OUT BUILD LOG: build the out-of-tree Kbuild modules
+# of directory SRC (its *.c and Makefile) against the kernel build BUILD
+# (mz_module_build), with W=1, in OUT: a copy, so that the checkout stays
+# clean and modules for different kernels do not mix.  A source whose
+# contents changed is copied with a new time, so that make rebuilds it
+# even when the checkout's file is older than the module built from
+# another checkout's; unchanged ones keep their objects.  Stops on a
+# failed build and on any compiler or modpost warning, naming LOG.
+mz_ext_module() {
+	local src=$1 out=$2 build=$3 log=$4 f cc
+	mkdir -p "$out" "$(dirname "$log")"
+	for f in "$src"/*.c "$src/Makefile"; do
+		cmp -s "$f" "$out/${f##*/}" || cp "$f" "$out/${f##*/}"
+	done
+	cc=$(mz_cc)
+	: >"$log"
+	if ! ARCH=x86_64 mz_run "$log" make -C "$build" M="$out" W=1 CC="$cc" HOSTCC="$cc" modules; then
+		tail -n 30 "$log" >&2
+		die "module build failed; full log: $log"
+	fi
+	if grep -q 'warning:' "$log"; then
+		grep 'warning:' "$log" >&2
+		die "module build has warnings (W=1); full log: $log"
+	fi
 }
 
 # mz_merge_config SRC OUT LOG FRAGMENT...: OUT/.config from allnoconfig

@@ -15,11 +15,12 @@
 #      line): /proc/zoneinfo's present pages grow by the blocks' pages and
 #      its managed pages by as many less those memmaps;
 #   2. the struct pages onlining wrote are those of the slow path,
-#      __init_single_page() and __SetPageOffline() per page: the digest
-#      module (test_modules/test_memmap_digest.ko, hotplug mode), armed on
-#      the device's PFN range, compares each page online_pages() notifies
-#      with memmap_init_hotplug_page()'s, which the kernel exports
-#      with CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST: no page differs, the pages
+#      __init_single_page() and __SetPageOffline() per page: the lab's
+#      module lab_modules/lab_memmap_hotplug.ko (guest/memmap_init/modules/,
+#      not part of any series), armed on the device's PFN range, compares
+#      each page online_pages() notifies with memmap_init_hotplug_page()'s,
+#      which the kernel exports with CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST (the
+#      hotplug series' KUnit test): no page differs, the pages
 #      compared are those of the blocks less their memmaps, one range a
 #      block, and the digests of both sides agree.  A kernel without the
 #      export cannot be compared: the result skips, saying so;
@@ -44,8 +45,8 @@
 # shellcheck source=guest/memmap_init/memmap_lib_lab.sh
 . "$(dirname "$0")/memmap_lib_lab.sh"
 
-DIGEST_KO=$MI_DIR/test_modules/test_memmap_digest.ko
-DIGEST=/sys/kernel/debug/test_memmap_digest
+CMP_KO=$MI_DIR/lab_modules/lab_memmap_hotplug.ko
+CMP=/sys/kernel/debug/lab_memmap_hotplug
 MOM_PARAM=/sys/module/memory_hotplug/parameters/memmap_on_memory
 # The pages a case allocates on the device's memory.
 USE_LEN=$((16 << 20))
@@ -82,7 +83,7 @@ elif [ "$(cat "$MOM_PARAM")" = N ]; then
 	mom_why+=" memory_hotplug.memmap_on_memory=1 to put the memmap of hot-added memory on it"
 fi
 
-DAX='' MOM_DAX='' MOM_WAS='' USE_DIR='' loaded='' have_digest=0
+DAX='' MOM_DAX='' MOM_WAS='' USE_DIR='' loaded='' have_cmp=0
 mi_cleanup_hook() {
 	if [ -n "$USE_DIR" ] && grep -q " $USE_DIR " /proc/mounts; then
 		umount "$USE_DIR" 2>/dev/null || ktap_print_msg "cleanup: cannot unmount $USE_DIR"
@@ -95,65 +96,57 @@ mi_cleanup_hook() {
 	if [ -n "$MOM_DAX" ] && [ -e "/sys/bus/dax/devices/$MOM_DAX/memmap_on_memory" ]; then
 		"$MI_WRITE" "/sys/bus/dax/devices/$MOM_DAX/memmap_on_memory" "$MOM_WAS" >/dev/null
 	fi
-	[ "$have_digest" = 0 ] || "$MI_WRITE" "$DIGEST" "hotplug off" >/dev/null
+	[ "$have_cmp" = 0 ] || "$MI_WRITE" "$CMP" off >/dev/null
 	for m in $loaded; do rmmod "$m" 2>/dev/null; done
 }
 
-# The digest module's hotplug mode: have_digest 1 when it compares, else
-# digest_why says why not, and digest_fail is 1 when that is a failure
-# (the kernel says it has the slow path, but the module does not compare).
-digest_why='' digest_fail=0 digest_said=''
+# The comparison: have_cmp 1 when the lab's module compares, else cmp_why
+# says why not, and cmp_fail is 1 when that is a failure (the kernel says
+# it has the slow path, but the module does not compare).
+cmp_why='' cmp_fail=0 cmp_said=''
 slow_config=unknown
 [ "$have_config" = 0 ] || { slow_config=n; mi_config MEMMAP_HOTPLUG_KUNIT_TEST && slow_config=y; }
 no_slow="the kernel has no memmap_init_hotplug_page() to compare the hot-added"
 no_slow+=" struct pages with (it is exported with CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST)"
 if ! mi_debugfs; then
-	digest_why="no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
-elif [ ! -e "$DIGEST" ] && [ ! -f "$DIGEST_KO" ]; then
-	digest_why="$DIGEST_KO not built (needs KDIR at build time)"
-elif [ ! -e "$DIGEST" ] && ! insmod "$DIGEST_KO" 2>"$MI_TMP/insmod.out"; then
-	digest_why="cannot load $DIGEST_KO: $(cat "$MI_TMP/insmod.out")"
-	[ "$slow_config" != y ] || digest_fail=1
+	cmp_why="no debugfs at /sys/kernel/debug (CONFIG_DEBUG_FS)"
+elif [ ! -e "$CMP" ] && [ ! -f "$CMP_KO" ]; then
+	cmp_why="$CMP_KO not installed (harness/build/build-lab-modules.sh builds it)"
+elif [ ! -e "$CMP" ] && ! insmod "$CMP_KO" 2>"$MI_TMP/insmod.out"; then
+	cmp_why="cannot load $CMP_KO: $(cat "$MI_TMP/insmod.out")"
+	[ "$slow_config" != y ] || cmp_fail=1
 else
 	# Unloaded again only when this test loaded it.
-	[ ! -e "$MI_TMP/insmod.out" ] || loaded=test_memmap_digest
-	mi_kmsg_mark "hotplug: digest probe"
-	case "$("$MI_WRITE" "$DIGEST" "hotplug off")" in
-	ok) have_digest=1 ;;
+	[ ! -e "$MI_TMP/insmod.out" ] || loaded=lab_memmap_hotplug
+	mi_kmsg_mark "hotplug: comparison probe"
+	case "$("$MI_WRITE" "$CMP" off)" in
+	ok) have_cmp=1 ;;
 	EOPNOTSUPP)
-		digest_why="$no_slow: test_memmap_digest refuses its hotplug mode (EOPNOTSUPP)"
-		digest_said=$(mi_dmesg_since "hotplug: digest probe" |
-			grep -m1 -o 'test_memmap_digest: .*')
+		cmp_why="$no_slow: lab_memmap_hotplug refuses to arm (EOPNOTSUPP)"
+		cmp_said=$(mi_dmesg_since "hotplug: comparison probe" |
+			grep -m1 -o 'lab_memmap_hotplug: .*')
 		if [ "$slow_config" = y ]; then
-			digest_why="the kernel has CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST, but $DIGEST_KO"
-			digest_why+=" was built without it: rebuild it against this kernel"
-			digest_fail=1
+			cmp_why="the kernel has CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST, but $CMP_KO"
+			cmp_why+=" was built without it: rebuild it against this kernel"
+			cmp_fail=1
 		fi ;;
-	EINVAL)
-		digest_why="$DIGEST_KO has no hotplug mode ('hotplug off' is refused)"
-		if [ "$slow_config" = y ]; then
-			digest_why+=", although the kernel has memmap_init_hotplug_page()"
-			digest_fail=1
-		else
-			digest_why="$no_slow, and $digest_why"
-		fi ;;
-	*) digest_why="writing 'hotplug off' to $DIGEST failed"; digest_fail=1 ;;
+	*) cmp_why="writing 'off' to $CMP failed"; cmp_fail=1 ;;
 	esac
 fi
 
-# digest_write STRING: write STRING to the digest module; false, saying
-# why, when it refuses.
-digest_write() {
+# cmp_write STRING: write STRING to the lab's module; false, saying why,
+# when it refuses.
+cmp_write() {
 	local out
-	out=$("$MI_WRITE" "$DIGEST" "$1")
+	out=$("$MI_WRITE" "$CMP" "$1")
 	[ "$out" = ok ] && return 0
-	ktap_print_msg "writing '$1' to $DIGEST: $out"
+	ktap_print_msg "writing '$1' to $CMP: $out"
 	return 1
 }
 
-# digest_field NAME: a line of the digest module's hotplug state.
-digest_field() {
-	sed -n "s/^$1 //p" "$MI_TMP/digest.out"
+# cmp_field NAME: a line of the lab's module's state.
+cmp_field() {
+	sed -n "s/^$1 //p" "$MI_TMP/cmp.out"
 }
 
 # zone_pages: "PRESENT MANAGED", the pages of every zone, from /proc/zoneinfo.
@@ -172,8 +165,8 @@ TESTS=(
 
 ktap_print_header
 ktap_set_plan $((4 * ${#TESTS[@]}))
-[ "$have_digest" = 1 ] || ktap_print_msg "not comparing struct pages: $digest_why"
-[ -z "$digest_said" ] || ktap_print_msg "$digest_said"
+[ "$have_cmp" = 1 ] || ktap_print_msg "not comparing struct pages: $cmp_why"
+[ -z "$cmp_said" ] || ktap_print_msg "$cmp_said"
 
 # results NAME skip|fail WHY: the results of a case that cannot run.
 results() {
@@ -283,10 +276,10 @@ hotplug_case() {
 	ktap_print_msg "$name: $dax, $nb memory blocks ($first..$last) of $BLOCK_PAGES pages," \
 		"memmap_on_memory $([ "$mom" = 1 ] && echo on || echo off)"
 	read -r p0 m0 < <(zone_pages)
-	# The digest module watches the device's PFNs.
+	# The lab's module watches the device's PFNs.
 	start=$(($(cat "/sys/bus/dax/devices/$dax/resource") / MI_PAGE_SIZE))
 	npages=$(($(cat "/sys/bus/dax/devices/$dax/size") / MI_PAGE_SIZE))
-	[ "$have_digest" = 0 ] || digest_write "hotplug $start $npages"
+	[ "$have_cmp" = 0 ] || cmp_write "$start $npages"
 
 	# 1: online, every block, with its memmap where asked.
 	DAX=$dax
@@ -319,18 +312,18 @@ hotplug_case() {
 	mi_result "$name: ${TESTS[0]}" $((ok != 0))
 
 	# 2: the struct pages against the slow path's.
-	if [ "$have_digest" = 0 ]; then
-		if [ "$digest_fail" = 1 ]; then
-			mi_result "$name: ${TESTS[1]}" 1 "$digest_why"
+	if [ "$have_cmp" = 0 ]; then
+		if [ "$cmp_fail" = 1 ]; then
+			mi_result "$name: ${TESTS[1]}" 1 "$cmp_why"
 		else
-			mi_skip "$name: ${TESTS[1]}" "$digest_why"
+			mi_skip "$name: ${TESTS[1]}" "$cmp_why"
 		fi
-	elif [ "$ok" = 2 ] || ! cat "$DIGEST" >"$MI_TMP/digest.out" 2>&1; then
-		mi_result "$name: ${TESTS[1]}" 1 "nothing onlined, or no hotplug state in $DIGEST"
+	elif [ "$ok" = 2 ] || ! cat "$CMP" >"$MI_TMP/cmp.out" 2>&1; then
+		mi_result "$name: ${TESTS[1]}" 1 "nothing onlined, or no state in $CMP"
 	else
-		mi_indent <"$MI_TMP/digest.out"
+		mi_indent <"$MI_TMP/cmp.out"
 		rc=0
-		sps=$(digest_field hotplug_struct_page_size)
+		sps=$(cmp_field struct_page_size)
 		# memory_block_memmap_on_memory_pages(): each block's memmap,
 		# pageblock-aligned when memmap_on_memory=force.
 		vm=0
@@ -341,30 +334,30 @@ hotplug_case() {
 					(MI_PMD_SIZE / MI_PAGE_SIZE)))
 		fi
 		want_pages=$((nb * (BLOCK_PAGES - vm)))
-		if [ "$(digest_field hotplug_pages)" != "$want_pages" ]; then
-			ktap_print_msg "compared $(digest_field hotplug_pages) pages, want $want_pages" \
+		if [ "$(cmp_field pages)" != "$want_pages" ]; then
+			ktap_print_msg "compared $(cmp_field pages) pages, want $want_pages" \
 				"($nb blocks of $BLOCK_PAGES pages less $vm of memmap each)"
 			rc=1
 		fi
-		if [ "$(digest_field hotplug_ranges)" != "$nb" ]; then
-			ktap_print_msg "$(digest_field hotplug_ranges) ranges notified, want $nb, one a block"
+		if [ "$(cmp_field ranges)" != "$nb" ]; then
+			ktap_print_msg "$(cmp_field ranges) ranges notified, want $nb, one a block"
 			rc=1
 		fi
-		if [ "$(digest_field hotplug_mismatch)" != 0 ] ||
-			[ "$(digest_field hotplug_first_mismatch)" != none ]; then
-			ktap_print_msg "$(digest_field hotplug_mismatch) pages differ from the slow" \
-				"path's, the first: $(digest_field hotplug_first_mismatch)"
+		if [ "$(cmp_field mismatch)" != 0 ] ||
+			[ "$(cmp_field first_mismatch)" != none ]; then
+			ktap_print_msg "$(cmp_field mismatch) pages differ from the slow" \
+				"path's, the first: $(cmp_field first_mismatch)"
 			rc=1
 		fi
-		if [ "$(digest_field hotplug_digest)" != "$(digest_field hotplug_slow_digest)" ] ||
-			[ -z "$(digest_field hotplug_digest)" ]; then
-			ktap_print_msg "hotplug_digest '$(digest_field hotplug_digest)'," \
-				"hotplug_slow_digest '$(digest_field hotplug_slow_digest)'"
+		if [ "$(cmp_field digest)" != "$(cmp_field slow_digest)" ] ||
+			[ -z "$(cmp_field digest)" ]; then
+			ktap_print_msg "digest '$(cmp_field digest)'," \
+				"slow_digest '$(cmp_field slow_digest)'"
 			rc=1
 		fi
 		mi_result "$name: ${TESTS[1]}" "$rc"
 	fi
-	[ "$have_digest" = 0 ] || digest_write "hotplug off"
+	[ "$have_cmp" = 0 ] || cmp_write off
 
 	# 3: the memory used.
 	if [ "$ok" = 2 ]; then

@@ -15,6 +15,8 @@
 #                                listed after the target's
 #   OUTDIR/memmap_init/test_modules/*.ko  where the target has them (the
 #                                follow-up series' memmap_threads.sh)
+#   OUTDIR/memmap_init/lab_modules/*.ko  the lab's (guest/memmap_init/
+#                                modules/, build-lab-modules.sh)
 #   OUTDIR/mm/hmm-tests          the upstream hmm-tests binary, for the
 #                                opt-in peer suite (memmap_hmm_peer.sh)
 #
@@ -113,6 +115,8 @@ grep -qx 'memmap_init:memmap_controls.sh' "$out/kselftest-list.txt" ||
 # The lab's tests run after the target's, from its directory.
 "$MZ_ROOT/harness/build/install-lab-tests.sh" "$MZ_ROOT/guest/memmap_init" "$out" >&2 ||
 	die "installing the lab's tests failed"
+"$MZ_ROOT/harness/build/build-lab-modules.sh" "$build" "$out/memmap_init/lab_modules" >&2 ||
+	die "building the lab's test modules failed"
 
 # hmm-tests needs the UAPI headers of this kernel (test_hmm_uapi.h comes
 # from lib/ directly).  Both steps are best effort: the peer suite skips

@@ -11,7 +11,9 @@
 #               its follow-ups, the postings against v11 and patches/ndctl/
 #   codegen     the template copies in mm/mm_init.o of the streaming
 #               variant (harness/build/codegen-check.sh)
-#   first       the C files the first series touches compile at its end
+#   first       the C files the first series touches compile at its end,
+#               and each follow-up applies there alone (git am) and the C
+#               files it touches compile
 #   bisect      every patch builds on its own (MZ_BISECT_FROM=REV starts
 #               after REV, MZ_BISECT_TO=REV stops after REV)
 #   sparse      no new sparse warnings in the C files the series touches
@@ -223,6 +225,37 @@ first() {
 		die "first: compiler warnings in files the first series touches (above)"
 	fi
 	info "first: ${objs[*]} build at the end of the first series"
+
+	# Each follow-up is sent on the first series alone (send-prep.sh),
+	# not on the follow-ups the tree stacks under it: it applies there
+	# with git am, and the C files it touches compile.
+	local f p n
+	local -a plist
+	for f in $MZ_FOLLOWUPS; do
+		mz_series_patches plist "$MZ_PATCHES/$f"
+		[ ${#plist[@]} -gt 0 ] || continue
+		git -C "$wt" checkout -q --detach "$MZ_FIRST_BRANCH"
+		n=0
+		for p in "${plist[@]}"; do
+			GIT_AUTHOR_NAME=check GIT_AUTHOR_EMAIL=check@check.invalid \
+				GIT_COMMITTER_NAME=check GIT_COMMITTER_EMAIL=check@check.invalid \
+				mz_run "$MZ_LOGS/check-first.log" git -C "$wt" am -q "$MZ_PATCHES/$f/$p" || {
+				git -C "$wt" am --abort >/dev/null 2>&1 || true
+				die "patches/$f/$p does not apply (git am) on the first series alone ($MZ_FIRST_BRANCH), where it is sent; see $MZ_LOGS/check-first.log"
+			}
+			n=$((n + 1))
+		done
+		mapfile -t objs < <(git -C "$wt" diff --name-only "$MZ_FIRST_BRANCH" HEAD -- '*.c' ':!tools' | sed 's/\.c$/.o/')
+		[ ${#objs[@]} -gt 0 ] || { info "first: patches/$f/ applies on the first series alone and touches no C file"; continue; }
+		guest_config "$wt" HEAD "$out" "$MZ_LOGS/check-first-$f.log"
+		info "first: patches/$f/ ($n patches) applies on the first series alone; building ${#objs[@]} objects it touches there"
+		mz_run "$MZ_LOGS/check-first-$f.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig "${objs[@]}" ||
+			die "patches/$f/ on the first series alone ($MZ_FIRST_BRANCH) does not build; see $MZ_LOGS/check-first-$f.log"
+		if grep -E 'warning:' "$MZ_LOGS/check-first-$f.log" | grep -F -f <(printf '%s\n' "${objs[@]/%.o/.c}"); then
+			die "first: compiler warnings in files patches/$f/ touches (above)"
+		fi
+		info "first: ${objs[*]} build with patches/$f/ on the first series alone"
+	done
 }
 
 nozd() {

@@ -8,9 +8,9 @@
 # Without an option, the series of patches/, on the fixes of
 # patches/fixes/ (applied first, not sent: the cover letter names them).
 # --threads, --hotplug (an option per follow-up series, MZ_FOLLOWUPS): that
-# follow-up alone, on the fixes, patches/ and the follow-ups the kernel
-# tree stacks under it (hotplug's selftest patch extends a module that
-# threads adds), which are applied, not sent.
+# follow-up alone, on the fixes and patches/, which are applied, not sent;
+# not on the follow-ups the kernel tree stacks under it, which it needs
+# none of (check-series.sh first builds each follow-up there).
 # In a scratch clone, every patch gets the sender (git config user.name
 # and user.email, refused when unset or a placeholder) as author and
 # Signed-off-by:, git format-patch writes the series with its cover
@@ -25,7 +25,7 @@ set -euo pipefail
 
 mz_flag --fixes fixes 'the fixes of patches/fixes/, on the release'
 for f in $MZ_FOLLOWUPS; do
-	mz_flag "--$f" "followup_${f//-/_}" "the follow-up series of patches/$f/, on the fixes, patches/ and the follow-ups before it"
+	mz_flag "--$f" "followup_${f//-/_}" "the follow-up series of patches/$f/, on the fixes and patches/"
 done
 mz_flag --v11-fixes v11_fixes "patches/v11-fixes/, on MZ_UPSTREAM_SRC's HEAD (a tree with v11)"
 mz_flag --mm-unstable mm_unstable "patches/mm-unstable/, on MZ_UPSTREAM_SRC's HEAD with the fixes and patches/v11-fixes/ before it"
@@ -102,10 +102,6 @@ else
 	predirs=("$MZ_PATCHES/$MZ_FIXES")
 	if [ -n "$followup" ]; then
 		predirs+=("$MZ_PATCHES")
-		for f in $MZ_FOLLOWUPS; do
-			[ "$f" != "$followup" ] || break
-			predirs+=("$MZ_PATCHES/$f")
-		done
 		patches=$MZ_PATCHES/$followup
 	fi
 fi

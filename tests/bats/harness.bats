@@ -293,6 +293,36 @@ facts_hits() {
 	[ "$(stat -c %Y "$output")" = "$(date -d '2021-01-01' +%s)" ]
 }
 
+@test "build-lab-modules.sh: each module of guest/memmap_init/modules/ installed; a warning or a missing module fails, installing nothing" {
+	mkdir -p "$T/build" "$T/bin"
+	printf 'CONFIG_MODULES=y\n' >"$T/build/.config"
+	: >"$T/build/Module.symvers"
+	# A make that builds NAME.ko from each NAME.c, warning when told to.
+	cat >"$T/bin/make" <<-'MAKE'
+	#!/bin/bash
+	for a; do case "$a" in M=*) m=${a#M=} ;; esac; done
+	for c in "$m"/*.c; do cp "$c" "${c%.c}.ko"; done
+	[ -z "${FAKE_WARN:-}" ] || echo "$m/x.c:1:1: warning: $FAKE_WARN"
+	[ -z "${FAKE_LOSE:-}" ] || rm "$m/$FAKE_LOSE"
+	MAKE
+	chmod +x "$T/bin/make"
+	run -0 --separate-stderr env PATH="$T/bin:$PATH" MZ_CACHE="$T/cache" \
+		"$H/build/build-lab-modules.sh" "$T/build" "$T/out"
+	[ "$(ls "$T/out")" = lab_memmap_hotplug.ko ]
+	cmp "$T/out/lab_memmap_hotplug.ko" "$ROOT/guest/memmap_init/modules/lab_memmap_hotplug.c"
+	[[ "$stderr" == *"installed 1 lab modules in $T/out"* ]]
+	run -1 --separate-stderr env PATH="$T/bin:$PATH" MZ_CACHE="$T/cache" FAKE_WARN=unused \
+		"$H/build/build-lab-modules.sh" "$T/build" "$T/out2"
+	[[ "$stderr" == *"warning: unused"*"module build has warnings (W=1); full log: $T/cache/logs/lab-modules-build.log" ]]
+	[ ! -e "$T/out2" ]
+	run -1 --separate-stderr env PATH="$T/bin:$PATH" MZ_CACHE="$T/cache" FAKE_LOSE=lab_memmap_hotplug.ko \
+		"$H/build/build-lab-modules.sh" "$T/build" "$T/out3"
+	[[ "$stderr" == *"build finished but $T/cache/lab-module/build/lab_memmap_hotplug.ko is missing"* ]]
+	[ ! -e "$T/out3" ]
+	run -2 "$H/build/build-lab-modules.sh" "$T/build"
+	[ "$output" = "build-lab-modules.sh: error: want BUILD_DIR OUTDIR, not 1 argument(s) (see --help)" ]
+}
+
 @test "build-kernel.sh, fetch-base.sh, tree.sh: argument errors" {
 	run -2 "$H/build/build-kernel.sh"
 	[ "$output" = "build-kernel.sh: error: want [--base|--first] VARIANT, not 0 arguments (see --help)" ]

@@ -378,7 +378,7 @@ tree() { git -C "$MZ_TREE" "$@"; }
 	[ "$(grep -v '^#' "$P/patches/threads/series")" = 0001-sched-helpers.patch ]
 	[ "$(grep -v '^#' "$P/patches/hotplug/series")" = 0001-mm-hot-added-memory.patch ]
 	grep -q "^# Applied in order with 'git am' on top of patches/series;" "$P/patches/threads/series"
-	grep -q "^# Applied in order with 'git am' on top of patches/series and patches/threads/series;" "$P/patches/hotplug/series"
+	grep -q "^# Applied in order with 'git am' on top of patches/series, alone or after patches/threads/series as the kernel tree stacks it;" "$P/patches/hotplug/series"
 	grep -q '^Subject: \[PATCH 0/2\] mm: the opt-in series' "$P/patches/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH 0/1\] mm: the threads series' "$P/patches/threads/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH 1/1\] sched: helpers' "$P/patches/threads/0001-sched-helpers.patch"

@@ -300,14 +300,14 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse 'threads^{tree}')" ]
 }
 
-@test "send-prep.sh --hotplug: the follow-up alone, on the fixes, patches/ and patches/threads/, which are not sent" {
+@test "send-prep.sh --hotplug: the follow-up alone, on the fixes and patches/ (not patches/threads/), which are not sent" {
 	need_prepared
 	local n npre hp=$PATCHES/hotplug p
 	[ -f "$hp/series" ] || skip "no $hp/series: no hotplug series to send"
 	n=$(grep -cvE '^[[:space:]]*(#|$)' "$hp/series")
-	npre=$((${#orig[@]} + $(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series") + $(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/threads/series")))
+	npre=$((${#orig[@]} + $(grep -cvE '^[[:space:]]*(#|$)' "$PATCHES/fixes/series")))
 	MZ_PATCHES=$PATCHES MZ_CACHE=$SEND_CACHE run -0 --separate-stderr "$H/series/send-prep.sh" --hotplug "$T/hp"
-	[[ "$stderr" == *"applied the $npre patches it applies on (${PATCHES#"$ROOT/"}/fixes/ ${PATCHES#"$ROOT/"}/ ${PATCHES#"$ROOT/"}/threads/; not sent)"* ]]
+	[[ "$stderr" == *"applied the $npre patches it applies on (${PATCHES#"$ROOT/"}/fixes/ ${PATCHES#"$ROOT/"}/; not sent)"* ]]
 	[ "$(find "$T/hp" -name '*.patch' | wc -l)" -eq $((n + 1)) ]
 	headers "$T/hp/0000-cover-letter.patch" | grep '^Subject:' |
 		grep -qF "$(headers "$hp/0000-cover-letter.patch" | grep '^Subject:')"
@@ -318,9 +318,11 @@ ccs() { headers "$1" | sed -n 's/^Cc: //p'; }
 		headers "$p" | tr -d '"' | grep -qxF "From: $SENDER_NAME <$SENDER_EMAIL>"
 		[ "$(trailers "$p" | grep '^Signed-off-by:')" = "Signed-off-by: $SENDER_NAME <$SENDER_EMAIL>" ]
 	done
-	# It goes on threads' end, and ends where the tree's series does.
-	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse "mz-send~$n^{tree}")" = "$(git -C "$MZ_TREE" rev-parse 'threads^{tree}')" ]
-	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse 'mz-send^{tree}')" = "$(git -C "$MZ_TREE" rev-parse 'series^{tree}')" ]
+	# It goes on the first series' end, and changes there what it
+	# changes on threads' end in the tree.
+	[ "$(git -C "$SEND_CACHE/linux-send" rev-parse "mz-send~$n^{tree}")" = "$(git -C "$MZ_TREE" rev-parse 'opt-in^{tree}')" ]
+	[ "$(git -C "$SEND_CACHE/linux-send" diff -U0 "mz-send~$n" mz-send | grep -E '^[-+]' | grep -vE '^(\+\+\+|---) ')" = \
+		"$(git -C "$MZ_TREE" diff -U0 threads series | grep -E '^[-+]' | grep -vE '^(\+\+\+|---) ')" ]
 }
 
 @test "prepared copy: the series names the release and each fix it applies on, which are not sent" {
