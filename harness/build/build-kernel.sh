@@ -101,10 +101,11 @@ localversion=-mz-$kind
 info "configuring $kind-$variant: tinyconfig + ${frags[*]##*/}"
 mz_merge_config "$src" "$out" "$log" kernel/configs/tiny.config arch/x86/configs/tiny.config "${frags[@]}"
 
-# Verify every option the fragments ask for.  In the base tree, options the
-# base's Kconfig does not define (the series' own) are not expected.
+# Verify every option the fragments ask for.  In the base tree and at the
+# first series' end, options that tree's Kconfig does not define (those the
+# series or the follow-ups add) are not expected.
 verify=("$MZ_ROOT/harness/build/verify-config.sh")
-if [ "$base" = 1 ]; then verify+=(--src "$src"); fi
+if [ "$base" = 1 ] || [ "$first" = 1 ]; then verify+=(--src "$src"); fi
 "${verify[@]}" "$out/.config" "${frags[@]}"
 
 start=$(date +%s)
