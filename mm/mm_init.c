@@ -6,7 +6,6 @@
  * Author Mel Gorman <mel@csn.ul.ie>
  *
  */
-#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/init.h>
 #include <linux/kobject.h>
@@ -875,15 +874,13 @@ static void __init init_unavailable_range(unsigned long spfn,
  * The slow path for one struct page of hot-added memory, @page of @pfn:
  * what memmap_init_hotplug_pages() writes to every page of its range.
  */
-VISIBLE_IF_KUNIT void __meminit memmap_init_hotplug_page(struct page *page,
-							 unsigned long pfn,
-							 unsigned long zone,
-							 int nid)
+static void __meminit memmap_init_hotplug_page(struct page *page,
+					       unsigned long pfn,
+					       unsigned long zone, int nid)
 {
 	__init_single_page(page, pfn, zone, nid);
 	__SetPageOffline(page);
 }
-EXPORT_SYMBOL_IF_KUNIT(memmap_init_hotplug_page);
 
 /*
  * CONFIG_DEBUG_VM: rebuild @page, the last page that the template wrote,
@@ -933,9 +930,10 @@ static void __meminit memmap_hotplug_check_template(struct page *page,
  * contiguous, so the next PFN's is the next struct page.  Pageblocks are
  * the caller's.
  */
-VISIBLE_IF_KUNIT void __meminit
-memmap_init_hotplug_pages(struct page *page, unsigned long pfn,
-			  unsigned long nr_pages, unsigned long zone, int nid)
+static void __meminit memmap_init_hotplug_pages(struct page *page,
+						unsigned long pfn,
+						unsigned long nr_pages,
+						unsigned long zone, int nid)
 {
 	struct page *end = page + nr_pages;
 	struct page template;
@@ -963,7 +961,32 @@ memmap_init_hotplug_pages(struct page *page, unsigned long pfn,
 	if (IS_ENABLED(CONFIG_DEBUG_VM) && nr_pages > 1)
 		memmap_hotplug_check_template(end - 1, pfn - 1, zone, nid);
 }
-EXPORT_SYMBOL_IF_KUNIT(memmap_init_hotplug_pages);
+
+#if IS_ENABLED(CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST)
+/*
+ * For mm/tests/memmap_hotplug_kunit.c: the @nr_pages struct pages from
+ * @page on, written by the template copy, or page by page by the slow path,
+ * sharing no loop with it.  Only the test may write struct pages so.
+ */
+void memmap_init_hotplug_template(struct page *page, unsigned long pfn,
+				  unsigned long nr_pages, unsigned long zone,
+				  int nid)
+{
+	memmap_init_hotplug_pages(page, pfn, nr_pages, zone, nid);
+}
+EXPORT_SYMBOL_FOR_MODULES(memmap_init_hotplug_template, "memmap_hotplug_kunit");
+
+void memmap_init_hotplug_slow(struct page *page, unsigned long pfn,
+			      unsigned long nr_pages, unsigned long zone,
+			      int nid)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr_pages; i++)
+		memmap_init_hotplug_page(page + i, pfn + i, zone, nid);
+}
+EXPORT_SYMBOL_FOR_MODULES(memmap_init_hotplug_slow, "memmap_hotplug_kunit");
+#endif
 
 static inline bool memmap_zone_is_device(unsigned long zone)
 {

@@ -40,13 +40,14 @@ void memmap_init_range(unsigned long size, int nid, unsigned long zone,
 		struct vmem_altmap *altmap, int migratetype,
 		bool isolate_pageblock);
 
-#if IS_ENABLED(CONFIG_KUNIT) && defined(CONFIG_MEMORY_HOTPLUG)
-/* For mm/tests/memmap_hotplug_kunit.c */
-void memmap_init_hotplug_page(struct page *page, unsigned long pfn,
-			      unsigned long zone, int nid);
-void memmap_init_hotplug_pages(struct page *page, unsigned long pfn,
-			       unsigned long nr_pages, unsigned long zone,
-			       int nid);
+#if IS_ENABLED(CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST)
+/* The two ways of mm/tests/memmap_hotplug_kunit.c */
+void memmap_init_hotplug_template(struct page *page, unsigned long pfn,
+				  unsigned long nr_pages, unsigned long zone,
+				  int nid);
+void memmap_init_hotplug_slow(struct page *page, unsigned long pfn,
+			      unsigned long nr_pages, unsigned long zone,
+			      int nid);
 #endif
 
 #if IS_ENABLED(CONFIG_ZONE_DEVICE_MEMMAP_KUNIT_TEST)

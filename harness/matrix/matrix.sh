@@ -229,13 +229,6 @@ variant_traits() {
 		t+=' no-backend'
 	fi
 	if [ "$(variant_setting "$1" NUMA)" = y ]; then t+=' numa'; else t+=' no-numa'; fi
-	# The slow path of hot-added memory's memmap init, exported for the
-	# tests (y or m).
-	if [ "$(variant_setting "$1" MEMMAP_HOTPLUG_KUNIT_TEST)" = n ]; then
-		t+=' no-hotplug-slow'
-	else
-		t+=' hotplug-slow'
-	fi
 	echo "$t"
 }
 

@@ -3,9 +3,10 @@
  * KUnit test of the template copy that initializes the memmap of hot-added
  * memory.
  *
- * Onlining memory writes its struct pages with memmap_init_hotplug_pages(),
- * which copies a template; memmap_init_hotplug_page() writes one page the
- * way the kernel did before, __init_single_page() and PageOffline.  Both
+ * Onlining memory writes its struct pages by copying a template
+ * (memmap_init_hotplug_template() here); memmap_init_hotplug_slow() writes
+ * them page by page the way the kernel did before, __init_single_page()
+ * and PageOffline.  Both
  * write whatever struct pages they are given, as the memmap of hot-added
  * memory is virtually contiguous, so the test gives them a scratch array:
  * it writes the array both ways over a poison pattern and compares the
@@ -115,12 +116,11 @@ static void mhk_template_matches_slow_path(struct kunit *test)
 	slow = mhk_vmalloc(test, size);
 
 	memset(scratch, MHK_POISON, size);
-	memmap_init_hotplug_pages(scratch, pfn, c->nr, c->zone, nid);
+	memmap_init_hotplug_template(scratch, pfn, c->nr, c->zone, nid);
 	memcpy(tmpl, scratch, size);
 
 	memset(scratch, MHK_POISON, size);
-	for (i = 0; i < c->nr; i++)
-		memmap_init_hotplug_page(scratch + i, pfn + i, c->zone, nid);
+	memmap_init_hotplug_slow(scratch, pfn, c->nr, c->zone, nid);
 	memcpy(slow, scratch, size);
 
 	for (f = 0; f < ARRAY_SIZE(mhk_fields); f++) {
@@ -175,5 +175,4 @@ static struct kunit_suite mhk_test_suite = {
 kunit_test_suite(mhk_test_suite);
 
 MODULE_DESCRIPTION("KUnit test of the hot-added memmap template copy");
-MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");

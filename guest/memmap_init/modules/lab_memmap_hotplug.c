@@ -2,20 +2,22 @@
 /*
  * The lab's check of the struct pages memory hotplug writes when it onlines
  * memory (memmap_init_range() with MEMINIT_HOTPLUG), for memmap_hotplug.sh.
- * Not part of any series: it compares them with the slow path, one
- * __init_single_page() and __SetPageOffline() per page, which the hotplug
- * series exports to tests as memmap_init_hotplug_page()
- * (EXPORT_SYMBOL_IF_KUNIT) when the kernel is built with its KUnit test,
- * CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST.
+ * Not part of any series.  The reference is the slow path, one
+ * __init_single_page() and __SetPageOffline() per page, as Linux 7.3.4
+ * writes it, rebuilt here from the same inline helpers: the kernel's
+ * functions are static or not exported, and an oracle that shares no code
+ * with the kernel under test checks the template's seed as well as its
+ * copies.  On a kernel without the hot-added memmap template (7.3.4, the
+ * first series alone) it checks the oracle itself.
  *
  * Write "START_PFN NR_PAGES" (decimal or 0x-prefixed hex) to
  * /sys/kernel/debug/lab_memmap_hotplug to arm it: a memory notifier, on
  * each MEM_GOING_ONLINE (online_pages() has just initialized the range it
  * notifies, and nothing else has touched it), compares every page of that
- * range within [START_PFN, START_PFN + NR_PAGES), word by word, with a
- * reference the slow path builds for the same PFN, zone and node, and
- * hashes the pages' words and the reference's into two digests, range by
- * range as they are notified, each in PFN order.  Reading gives:
+ * range within [START_PFN, START_PFN + NR_PAGES), word by word, with the
+ * reference for the same PFN, zone and node, and hashes the pages' words
+ * and the reference's into two digests, range by range as they are
+ * notified, each in PFN order.  Reading gives:
  *
  *   armed 1
  *   start_pfn 0x240000
@@ -36,8 +38,6 @@
  * notified: struct_page_size, sizeof(struct page), tells how many those
  * are.  Writing "START_PFN NR_PAGES" again starts over; "off" (or
  * unloading) unregisters the notifier and keeps the counts for reading.
- * Without CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST every write fails with
- * -EOPNOTSUPP.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -84,11 +84,29 @@ static inline u64 lab_mix(u64 h, u64 v)
 	return h ^ (h >> 31);
 }
 
-#if IS_ENABLED(CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST)
-/* mm/mm_init.h's declaration, which a module outside mm/ cannot include. */
-void memmap_init_hotplug_page(struct page *page, unsigned long pfn,
-			      unsigned long zone, int nid);
-MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+/*
+ * @ref: @page of @pfn as 7.3.4's __init_single_page() and __SetPageOffline()
+ * write it, in zone @zone of node @nid.
+ */
+static void lab_reference(struct page *ref, struct page *page,
+			  unsigned long pfn, unsigned long zone, int nid)
+{
+	memset(ref, 0, sizeof(*ref));
+	set_page_links(ref, zone, nid, pfn);
+	/* init_page_count(), without its page_ref_set tracepoint. */
+	atomic_set(&ref->_refcount, 1);
+	atomic_set(&ref->_mapcount, -1);
+	page_cpupid_reset_last(ref);
+	page_kasan_tag_reset(ref);
+	/* INIT_LIST_HEAD() of @page's lru, where @page is. */
+	ref->lru.next = &page->lru;
+	ref->lru.prev = &page->lru;
+#ifdef WANT_PAGE_VIRTUAL
+	if (!is_highmem_idx(zone))
+		set_page_address(ref, __va(pfn << PAGE_SHIFT));
+#endif
+	__SetPageOffline(ref);
+}
 
 /*
  * Serializes arming and disarming, and protects lab_registered.  The
@@ -110,12 +128,7 @@ static void lab_one(struct lab_hotplug *h, unsigned long pfn,
 	unsigned int w;
 	bool differs = false;
 
-	/* A word the slow path leaves alone compares as 0. */
-	memset(&ref, 0, sizeof(ref));
-	memmap_init_hotplug_page(&ref, pfn, zone, nid);
-	/* INIT_LIST_HEAD() pointed the reference's lru at the reference. */
-	ref.lru.next = &page->lru;
-	ref.lru.prev = &page->lru;
+	lab_reference(&ref, page, pfn, zone, nid);
 	slow = (const unsigned long *)&ref;
 
 	for (w = 0; w < LAB_WORDS; w++) {
@@ -237,17 +250,6 @@ static int lab_command(char *args)
 		return -EINVAL;
 	return lab_arm(start_pfn, nr_pages);
 }
-#else
-static void lab_disarm(void)
-{
-}
-
-static int lab_command(char *args)
-{
-	pr_info("this kernel does not export memmap_init_hotplug_page(): it does with CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST\n");
-	return -EOPNOTSUPP;
-}
-#endif /* CONFIG_MEMMAP_HOTPLUG_KUNIT_TEST */
 
 static ssize_t lab_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
