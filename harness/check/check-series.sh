@@ -206,31 +206,39 @@ arm64() {
 	info "arm64: ${objs[*]} build without warnings"
 }
 
+# first_build REV LOG WHAT OBJ...: the objects OBJ... built in check-first
+# at REV of the check worktree, in the default guest configuration (LOG
+# starts empty), with no compiler warning in their sources; WHAT names
+# the tree in the errors.
+first_build() {
+	local rev=$1 log=$2 what=$3 wt out=$MZ_BUILD/check-first
+	shift 3
+	wt=$(worktree)
+	guest_config "$wt" "$rev" "$out" "$log"
+	mz_run "$log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig "$@" ||
+		die "$what does not build; see $log"
+	if grep -E 'warning:' "$log" | grep -F -f <(printf '%s\n' "${@/%.o/.c}"); then
+		die "first: compiler warnings in files $what touches (above)"
+	fi
+}
+
 first() {
-	local wt out
-	local -a objs
+	local wt f p n
+	local -a objs plist
 	if ! g rev-parse -q --verify "refs/heads/$MZ_FIRST_BRANCH" >/dev/null; then
 		info "first: no follow-up series, so the first series is the whole series (the kernel build covers it)"
 		return 0
 	fi
 	mapfile -t objs < <(g diff --name-only "$MZ_BASE_TAG" "$MZ_FIRST_BRANCH" -- '*.c' ':!tools' | sed 's/\.c$/.o/')
 	[ ${#objs[@]} -gt 0 ] || die "first: the first series touches no C file"
-	wt=$(worktree)
-	out=$MZ_BUILD/check-first
-	guest_config "$wt" "$MZ_FIRST_BRANCH" "$out" "$MZ_LOGS/check-first.log"
 	info "first: building ${#objs[@]} objects at the end of the first series ($MZ_FIRST_BRANCH)"
-	mz_run "$MZ_LOGS/check-first.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig "${objs[@]}" ||
-		die "the first series alone ($MZ_FIRST_BRANCH) does not build; see $MZ_LOGS/check-first.log"
-	if grep -E 'warning:' "$MZ_LOGS/check-first.log" | grep -F -f <(printf '%s\n' "${objs[@]/%.o/.c}"); then
-		die "first: compiler warnings in files the first series touches (above)"
-	fi
+	first_build "$MZ_FIRST_BRANCH" "$MZ_LOGS/check-first.log" "the first series alone ($MZ_FIRST_BRANCH)" "${objs[@]}"
 	info "first: ${objs[*]} build at the end of the first series"
 
 	# Each follow-up is sent on the first series alone (send-prep.sh),
 	# not on the follow-ups the tree stacks under it: it applies there
 	# with git am, and the C files it touches compile.
-	local f p n
-	local -a plist
+	wt=$(worktree)
 	for f in $MZ_FOLLOWUPS; do
 		mz_series_patches plist "$MZ_PATCHES/$f"
 		[ ${#plist[@]} -gt 0 ] || continue
@@ -247,13 +255,8 @@ first() {
 		done
 		mapfile -t objs < <(git -C "$wt" diff --name-only "$MZ_FIRST_BRANCH" HEAD -- '*.c' ':!tools' | sed 's/\.c$/.o/')
 		[ ${#objs[@]} -gt 0 ] || { info "first: patches/$f/ applies on the first series alone and touches no C file"; continue; }
-		guest_config "$wt" HEAD "$out" "$MZ_LOGS/check-first-$f.log"
 		info "first: patches/$f/ ($n patches) applies on the first series alone; building ${#objs[@]} objects it touches there"
-		mz_run "$MZ_LOGS/check-first-$f.log" make -C "$wt" O="$out" CC="$cc" -j"$jobs" olddefconfig "${objs[@]}" ||
-			die "patches/$f/ on the first series alone ($MZ_FIRST_BRANCH) does not build; see $MZ_LOGS/check-first-$f.log"
-		if grep -E 'warning:' "$MZ_LOGS/check-first-$f.log" | grep -F -f <(printf '%s\n' "${objs[@]/%.o/.c}"); then
-			die "first: compiler warnings in files patches/$f/ touches (above)"
-		fi
+		first_build HEAD "$MZ_LOGS/check-first-$f.log" "patches/$f/ on the first series alone ($MZ_FIRST_BRANCH)" "${objs[@]}"
 		info "first: ${objs[*]} build with patches/$f/ on the first series alone"
 	done
 }
